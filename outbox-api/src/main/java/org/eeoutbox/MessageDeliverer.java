@@ -1,0 +1,43 @@
+package org.eeoutbox;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Delivers entries of one delivery type, such as {@code "http"} or {@code "kafka"}.
+ *
+ * <p>Contract:
+ * <ul>
+ *   <li>{@link #deliver} and {@link #deliverBatch} MUST NOT throw: every failure, including an
+ *       entry whose metadata cannot be read, is reported as a {@link DeliveryResult}.</li>
+ *   <li>{@link #deliverBatch} returns exactly one result per entry, in input order; one failing
+ *       entry never aborts the others.</li>
+ *   <li>Every attempt carries {@link OutboxHeaders#OUTBOX_ID} with the entry's id.</li>
+ *   <li>Implementations are thread-safe: processors with a concurrency above one call them from
+ *       several threads at once.</li>
+ * </ul>
+ * The processor calls them inside the transaction that holds the claim on the entries, so a
+ * batch must finish well within that transaction's timeout.
+ */
+public interface MessageDeliverer {
+
+    /** Returns the delivery type this deliverer handles; constant for the deliverer's life. */
+    String deliveryType();
+
+    /** Makes one delivery attempt for the entry. */
+    DeliveryResult deliver(OutboxEntry entry);
+
+    /**
+     * Makes one delivery attempt for each entry. The default delivers one after another;
+     * transports override it to send a batch concurrently or in one round trip.
+     *
+     * @return one result per entry, in input order
+     */
+    default List<DeliveryResult> deliverBatch(List<OutboxEntry> entries) {
+        List<DeliveryResult> results = new ArrayList<>(entries.size());
+        for (OutboxEntry entry : entries) {
+            results.add(deliver(entry));
+        }
+        return results;
+    }
+}

@@ -1,0 +1,149 @@
+package org.eeoutbox;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * One row of the outbox: a published message, where it goes, and how its delivery stands.
+ *
+ * <p>Immutable. State changes only through the transition methods ({@link #toDelivered},
+ * {@link #toRetry}, {@link #toFailed}, {@link #toPostponed}), each of which returns a copy.
+ * Instants are truncated to microseconds, the precision both databases store, so an entry read
+ * back equals the entry written. {@code lastError} is cut to {@value #MAX_ERROR_LENGTH}
+ * characters.
+ *
+ * @param id               the entry's id, also sent as {@link OutboxHeaders#OUTBOX_ID}
+ * @param messageType      see {@link OutboxMessage#messageType()}
+ * @param payload          see {@link OutboxMessage#payload()}
+ * @param deliveryType     see {@link DeliveryInfo#deliveryType()}
+ * @param deliveryMetadata the JSON text of {@link DeliveryInfo#metadataJson()}
+ * @param deduplicationKey see {@link OutboxMessage#deduplicationKey()}; may be {@code null}
+ * @param status           the delivery state
+ * @param attempts         delivery attempts made so far, {@code >= 0}
+ * @param nextAttemptAt    when a {@code PENDING} entry becomes due
+ * @param createdAt        when the entry was published
+ * @param updatedAt        when the entry last changed
+ * @param lastError        why the last attempt failed, or {@code null}
+ * @param deliveredAt      when the entry was delivered, or {@code null}
+ */
+public record OutboxEntry(
+        UUID id,
+        String messageType,
+        String payload,
+        String deliveryType,
+        String deliveryMetadata,
+        String deduplicationKey,
+        OutboxStatus status,
+        int attempts,
+        Instant nextAttemptAt,
+        Instant createdAt,
+        Instant updatedAt,
+        String lastError,
+        Instant deliveredAt) {
+
+    /** The longest {@code lastError} kept, in characters; longer reasons are cut. */
+    public static final int MAX_ERROR_LENGTH = 4000;
+
+    public OutboxEntry {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(messageType, "messageType");
+        Objects.requireNonNull(payload, "payload");
+        Objects.requireNonNull(deliveryType, "deliveryType");
+        Objects.requireNonNull(deliveryMetadata, "deliveryMetadata");
+        Objects.requireNonNull(status, "status");
+        if (attempts < 0) {
+            throw new IllegalArgumentException("attempts must be >= 0, got: " + attempts);
+        }
+        nextAttemptAt = micros(Objects.requireNonNull(nextAttemptAt, "nextAttemptAt"));
+        createdAt = micros(Objects.requireNonNull(createdAt, "createdAt"));
+        updatedAt = micros(Objects.requireNonNull(updatedAt, "updatedAt"));
+        deliveredAt = deliveredAt == null ? null : micros(deliveredAt);
+        lastError = bounded(lastError);
+    }
+
+    /**
+     * Creates a new {@link OutboxStatus#PENDING} entry, due at once.
+     *
+     * @throws IllegalArgumentException if the delivery type is blank or the metadata is
+     *                                  {@code null}, naming which
+     */
+    public static OutboxEntry create(UUID id, OutboxMessage message, DeliveryInfo delivery, Instant now) {
+        String deliveryType = delivery.deliveryType();
+        if (deliveryType == null || deliveryType.isBlank() || deliveryType.length() > 64) {
+            throw new IllegalArgumentException("deliveryInfo.deliveryType() must be 1 to 64 characters, got: "
+                    + deliveryType);
+        }
+        String metadata = delivery.metadataJson();
+        if (metadata == null) {
+            throw new IllegalArgumentException("deliveryInfo.metadataJson() must not be null");
+        }
+        return new OutboxEntry(id, message.messageType(), message.payload(), deliveryType, metadata,
+                message.deduplicationKey(), OutboxStatus.PENDING, 0, now, now, now, null, null);
+    }
+
+    /** Returns the deduplication key, if the entry has one. */
+    public Optional<String> findDeduplicationKey() {
+        return Optional.ofNullable(deduplicationKey);
+    }
+
+    /** Returns the reason of the last failure, if any. */
+    public Optional<String> findLastError() {
+        return Optional.ofNullable(lastError);
+    }
+
+    /** Returns when the entry was delivered, if it was. */
+    public Optional<Instant> findDeliveredAt() {
+        return Optional.ofNullable(deliveredAt);
+    }
+
+    /** The entry after a successful attempt: {@code DELIVERED}, one more attempt. */
+    public OutboxEntry toDelivered(Instant now) {
+        return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
+                OutboxStatus.DELIVERED, attempts + 1, nextAttemptAt, createdAt, now, lastError, now);
+    }
+
+    /** The entry after a retriable failure: still {@code PENDING}, one more attempt, due later. */
+    public OutboxEntry toRetry(Instant now, Instant nextAttempt, String error) {
+        return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
+                OutboxStatus.PENDING, attempts + 1, nextAttempt, createdAt, now, error, null);
+    }
+
+    /** The entry after a permanent failure or its last allowed attempt: {@code FAILED}. */
+    public OutboxEntry toFailed(Instant now, String error) {
+        return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
+                OutboxStatus.FAILED, attempts + 1, nextAttemptAt, createdAt, now, error, null);
+    }
+
+    /**
+     * The entry when its transport could not make an attempt at all (for example a closed
+     * producer): still {@code PENDING}, due later, with its attempts unchanged.
+     */
+    public OutboxEntry toPostponed(Instant now, Instant nextAttempt, String error) {
+        return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
+                OutboxStatus.PENDING, attempts, nextAttempt, createdAt, now, error, null);
+    }
+
+    private static Instant micros(Instant instant) {
+        return instant.truncatedTo(ChronoUnit.MICROS);
+    }
+
+    private static String bounded(String error) {
+        if (error == null || error.length() <= MAX_ERROR_LENGTH) {
+            return error;
+        }
+        int end = MAX_ERROR_LENGTH;
+        if (Character.isHighSurrogate(error.charAt(end - 1))) {
+            end--;
+        }
+        return error.substring(0, end);
+    }
+
+    @Override
+    public String toString() {
+        return "OutboxEntry[id=" + id + ", messageType=" + messageType + ", deliveryType=" + deliveryType
+                + ", status=" + status + ", attempts=" + attempts + ", nextAttemptAt=" + nextAttemptAt + "]";
+    }
+}

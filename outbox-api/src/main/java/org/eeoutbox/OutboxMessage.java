@@ -1,0 +1,80 @@
+package org.eeoutbox;
+
+import java.util.Optional;
+
+/**
+ * A message to publish: its type, its payload and, optionally, a deduplication key.
+ *
+ * <p>Immutable. The constructor checks each argument and throws {@link IllegalArgumentException}
+ * naming the argument that is wrong; the size limit of the payload is the publisher's to check,
+ * since it is configured.
+ *
+ * @param messageType      what happened, for example {@code "order.created"}; not blank, at most
+ *                         {@value #MAX_TYPE_LENGTH} characters
+ * @param payload          the body sent to the receiver, usually JSON; not {@code null}, may be
+ *                         empty
+ * @param deduplicationKey a business event id such as {@code "order-42:created"}, or
+ *                         {@code null}; publishing a key that the outbox already holds writes
+ *                         nothing and returns the id of the entry that holds it. Not blank, at most
+ *                         {@value #MAX_KEY_LENGTH} characters
+ */
+public record OutboxMessage(String messageType, String payload, String deduplicationKey) {
+
+    /** The longest message type accepted, in characters. */
+    public static final int MAX_TYPE_LENGTH = 255;
+
+    /** The longest deduplication key accepted, in characters. */
+    public static final int MAX_KEY_LENGTH = 255;
+
+    public OutboxMessage {
+        requireText("messageType", messageType, MAX_TYPE_LENGTH);
+        if (payload == null) {
+            throw new IllegalArgumentException("payload must not be null");
+        }
+        if (deduplicationKey != null) {
+            requireText("deduplicationKey", deduplicationKey, MAX_KEY_LENGTH);
+        }
+    }
+
+    /** Creates a message without a deduplication key. */
+    public OutboxMessage(String messageType, String payload) {
+        this(messageType, payload, null);
+    }
+
+    /** Returns a copy of this message carrying the given deduplication key. */
+    public OutboxMessage withDeduplicationKey(String key) {
+        return new OutboxMessage(messageType, payload, key);
+    }
+
+    /**
+     * Returns the size of the payload encoded as UTF-8, in bytes, as the database stores it.
+     *
+     * @throws IllegalArgumentException if the payload holds an unpaired UTF-16 surrogate
+     */
+    public long payloadUtf8Length() {
+        return Text.utf8Length("payload", payload);
+    }
+
+    /** Returns the deduplication key, if the message has one. */
+    public Optional<String> findDeduplicationKey() {
+        return Optional.ofNullable(deduplicationKey);
+    }
+
+    private static void requireText(String name, String value, int maxLength) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(name + " must not be null or blank, got: "
+                    + (value == null ? "null" : "\"" + value + "\""));
+        }
+        if (value.length() > maxLength) {
+            throw new IllegalArgumentException(name + " must be at most " + maxLength
+                    + " characters, got: " + value.length() + " characters");
+        }
+        Text.requireValidUtf16(name, value);
+    }
+
+    @Override
+    public String toString() {
+        return "OutboxMessage[messageType=" + messageType + ", payload=" + payload.length()
+                + " chars, deduplicationKey=" + deduplicationKey + "]";
+    }
+}

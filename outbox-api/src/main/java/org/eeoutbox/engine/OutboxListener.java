@@ -1,0 +1,17 @@
+package org.eeoutbox.engine;
+
+/**
+ * Observes the processor, for metrics and for applications. Callbacks run on the worker's thread
+ * after the batch's transaction ended, never inside it. A callback that throws is logged and
+ * does not stop processing. Implementations are thread-safe.
+ */
+public interface OutboxListener {
+
+    /** Called after a batch committed; never for a batch whose commit failed. */
+    default void onBatchCommitted(BatchReport report) {
+    }
+
+    /** Called after a batch rolled back or failed to commit; its entries stay as they were. */
+    default void onBatchFailed(RuntimeException error) {
+    }
+}

@@ -1,0 +1,277 @@
+package org.eeoutbox.engine;
+
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.DoubleSupplier;
+import org.eeoutbox.DeliveryResult;
+import org.eeoutbox.MessageDeliverer;
+import org.eeoutbox.OutboxEntry;
+import org.eeoutbox.RetryPolicy;
+import org.eeoutbox.spi.OutboxStore;
+import org.eeoutbox.spi.TransactionRunner;
+
+/**
+ * Claims due entries, delivers them and records the outcomes.
+ *
+ * <p>Each batch runs in a new transaction of the {@link TransactionRunner}: claim (the row lock
+ * is the claim), delivery and the update of every outcome commit together. A worker keeps
+ * claiming while batches come back full, until the drain budget is spent. Only entries of the
+ * delivery types this processor has deliverers for are claimed.
+ *
+ * <p>Thread-safe. {@link #drain()} never runs twice at once: a call made while a pass runs
+ * returns at once and makes the running pass go round once more, so a wake-up is never lost.
+ * With a concurrency above one, the extra workers run on the given {@link Executor}.
+ */
+public final class OutboxProcessor {
+
+    private static final Logger LOG = System.getLogger(OutboxProcessor.class.getName());
+
+    private final OutboxStore store;
+    private final TransactionRunner transactions;
+    private final Map<String, MessageDeliverer> deliverers;
+    private final ProcessorSettings settings;
+    private final OutboxListener listener;
+    private final Executor executor;
+    private final Clock clock;
+    private final DoubleSupplier random;
+    private final AtomicBoolean running = new AtomicBoolean();
+    private final AtomicBoolean wakeRequested = new AtomicBoolean();
+    private volatile boolean stopped;
+
+    /**
+     * Creates a processor.
+     *
+     * @param deliverers one per delivery type
+     * @param executor   runs the workers beyond the first; inside a server, a managed executor
+     * @throws IllegalArgumentException if there is no deliverer or two share a delivery type
+     */
+    public OutboxProcessor(OutboxStore store, TransactionRunner transactions, List<MessageDeliverer> deliverers,
+                           ProcessorSettings settings, OutboxListener listener, Executor executor, Clock clock) {
+        this(store, transactions, deliverers, settings, listener, executor, clock,
+                () -> ThreadLocalRandom.current().nextDouble());
+    }
+
+    /** As the public constructor, with the source of the backoff jitter given, for tests. */
+    OutboxProcessor(OutboxStore store, TransactionRunner transactions, List<MessageDeliverer> deliverers,
+                    ProcessorSettings settings, OutboxListener listener, Executor executor, Clock clock,
+                    DoubleSupplier random) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.transactions = Objects.requireNonNull(transactions, "transactions");
+        this.deliverers = byType(deliverers);
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.listener = Objects.requireNonNull(listener, "listener");
+        this.executor = Objects.requireNonNull(executor, "executor");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.random = random;
+    }
+
+    /** Returns the delivery types this processor claims. */
+    public Set<String> deliveryTypes() {
+        return deliverers.keySet();
+    }
+
+    /**
+     * Drains due entries: each worker claims and delivers batches until one comes back short or
+     * the drain budget is spent. Returns at once with 0 if a drain is already running (which then
+     * goes round once more). Never throws for a failed batch: the failure goes to the listener
+     * and the log, and its entries stay as they were.
+     *
+     * @return the number of entries processed (delivered, retried or failed)
+     */
+    public int drain() {
+        int processed = 0;
+        wakeRequested.set(true);
+        do {
+            if (!running.compareAndSet(false, true)) {
+                return processed;
+            }
+            try {
+                while (!stopped && wakeRequested.getAndSet(false)) {
+                    processed += runWorkers();
+                }
+            } finally {
+                running.set(false);
+            }
+        } while (!stopped && wakeRequested.get());
+        return processed;
+    }
+
+    /**
+     * Stops processing: running workers finish the batch in hand and claim no more; later calls
+     * to {@link #drain()} do nothing.
+     */
+    public void stop() {
+        stopped = true;
+    }
+
+    private int runWorkers() {
+        int workers = settings.concurrency();
+        if (workers == 1) {
+            return drainOneWorker();
+        }
+        List<CompletableFuture<Integer>> others = new ArrayList<>(workers - 1);
+        for (int i = 1; i < workers; i++) {
+            others.add(CompletableFuture.supplyAsync(this::drainOneWorker, executor));
+        }
+        int processed = drainOneWorker();
+        for (CompletableFuture<Integer> other : others) {
+            processed += other.join();
+        }
+        return processed;
+    }
+
+    private int drainOneWorker() {
+        long deadline = System.nanoTime() + settings.drainBudget().toNanos();
+        int processed = 0;
+        int batchSize;
+        do {
+            batchSize = processBatch();
+            processed += Math.max(batchSize, 0);
+        } while (batchSize == settings.batchSize() && !stopped && System.nanoTime() - deadline < 0);
+        return processed;
+    }
+
+    /** Runs one batch in its own transaction; returns its size, or -1 if it failed. */
+    private int processBatch() {
+        long start = System.nanoTime();
+        List<BatchReport.Outcome> outcomes;
+        try {
+            outcomes = transactions.inNewTransaction(this::claimDeliverUpdate);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Outbox batch failed and was rolled back; its entries stay pending", e);
+            notifyListener(() -> listener.onBatchFailed(e));
+            return -1;
+        }
+        if (!outcomes.isEmpty()) {
+            BatchReport report = new BatchReport(outcomes, Duration.ofNanos(System.nanoTime() - start));
+            notifyListener(() -> listener.onBatchCommitted(report));
+        }
+        return outcomes.size();
+    }
+
+    private List<BatchReport.Outcome> claimDeliverUpdate() {
+        List<OutboxEntry> claimed = store.claim(deliverers.keySet(), clock.instant(), settings.batchSize());
+        if (claimed.isEmpty()) {
+            return List.of();
+        }
+        List<DeliveryResult> results = deliver(claimed);
+        Instant now = clock.instant();
+        List<BatchReport.Outcome> outcomes = new ArrayList<>(claimed.size());
+        List<OutboxEntry> updated = new ArrayList<>(claimed.size());
+        int postponed = 0;
+        String postponedReason = null;
+        for (int i = 0; i < claimed.size(); i++) {
+            DeliveryResult result = results.get(i);
+            OutboxEntry next = transition(claimed.get(i), result, now);
+            outcomes.add(new BatchReport.Outcome(next, result));
+            updated.add(next);
+            if (result instanceof DeliveryResult.Postponed postponement) {
+                postponed++;
+                postponedReason = postponement.reason();
+            }
+        }
+        store.update(updated);
+        if (postponed > 0) {
+            LOG.log(Level.WARNING, "{0} outbox entries postponed, transport unavailable: {1}", postponed,
+                    postponedReason);
+        }
+        return outcomes;
+    }
+
+    /** Delivers each delivery type's entries as one batch; results come back in claim order. */
+    private List<DeliveryResult> deliver(List<OutboxEntry> claimed) {
+        Map<String, List<Integer>> positionsByType = new LinkedHashMap<>();
+        for (int i = 0; i < claimed.size(); i++) {
+            positionsByType.computeIfAbsent(claimed.get(i).deliveryType(), type -> new ArrayList<>()).add(i);
+        }
+        DeliveryResult[] results = new DeliveryResult[claimed.size()];
+        positionsByType.forEach((type, positions) -> {
+            List<OutboxEntry> batch = new ArrayList<>(positions.size());
+            positions.forEach(position -> batch.add(claimed.get(position)));
+            List<DeliveryResult> typeResults = deliverBatch(deliverers.get(type), batch);
+            for (int i = 0; i < positions.size(); i++) {
+                results[positions.get(i)] = typeResults.get(i);
+            }
+        });
+        return List.of(results);
+    }
+
+    /** Calls the deliverer, turning a broken contract (a throw, a wrong count) into retries. */
+    private static List<DeliveryResult> deliverBatch(MessageDeliverer deliverer, List<OutboxEntry> batch) {
+        String broken;
+        try {
+            List<DeliveryResult> results = deliverer.deliverBatch(batch);
+            if (results != null && results.size() == batch.size() && !results.contains(null)) {
+                return results;
+            }
+            broken = "deliverer for type '" + deliverer.deliveryType() + "' returned "
+                    + (results == null ? "null" : results.size() + " results, some maybe null,")
+                    + " for " + batch.size() + " entries";
+        } catch (RuntimeException e) {
+            broken = "deliverer for type '" + deliverer.deliveryType() + "' threw " + e;
+        }
+        LOG.log(Level.ERROR, "Broken MessageDeliverer contract, retrying the batch: {0}", broken);
+        return Collections.nCopies(batch.size(), DeliveryResult.retriable(broken));
+    }
+
+    /** The one place that decides an entry's next state from its delivery result. */
+    private OutboxEntry transition(OutboxEntry entry, DeliveryResult result, Instant now) {
+        if (result instanceof DeliveryResult.Delivered) {
+            return entry.toDelivered(now);
+        }
+        if (result instanceof DeliveryResult.PermanentFailure failure) {
+            return entry.toFailed(now, failure.reason());
+        }
+        if (result instanceof DeliveryResult.Postponed postponed) {
+            return entry.toPostponed(now, postponed.notBefore(), postponed.reason());
+        }
+        DeliveryResult.RetriableFailure failure = (DeliveryResult.RetriableFailure) result;
+        RetryPolicy policy = settings.retryPolicy();
+        int attempts = entry.attempts() + 1;
+        if (policy.isExhausted(attempts)) {
+            return entry.toFailed(now, "retries exhausted after " + attempts + " attempts: " + failure.reason());
+        }
+        Instant due = now.plus(policy.backoff(attempts, random.getAsDouble()));
+        if (failure.notBefore() != null && failure.notBefore().isAfter(due)) {
+            due = failure.notBefore();
+        }
+        return entry.toRetry(now, due, failure.reason());
+    }
+
+    private static void notifyListener(Runnable callback) {
+        try {
+            callback.run();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Outbox listener threw; processing goes on", e);
+        }
+    }
+
+    private static Map<String, MessageDeliverer> byType(List<MessageDeliverer> deliverers) {
+        if (deliverers == null || deliverers.isEmpty()) {
+            throw new IllegalArgumentException("deliverers must hold at least one MessageDeliverer");
+        }
+        Map<String, MessageDeliverer> byType = new LinkedHashMap<>();
+        for (MessageDeliverer deliverer : deliverers) {
+            MessageDeliverer previous = byType.putIfAbsent(deliverer.deliveryType(), deliverer);
+            if (previous != null) {
+                throw new IllegalArgumentException("Two deliverers for delivery type '" + deliverer.deliveryType()
+                        + "': " + previous.getClass().getName() + " and " + deliverer.getClass().getName());
+            }
+        }
+        return Map.copyOf(byType);
+    }
+}

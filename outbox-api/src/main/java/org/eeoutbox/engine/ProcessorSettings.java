@@ -1,0 +1,51 @@
+package org.eeoutbox.engine;
+
+import java.time.Duration;
+import java.util.Objects;
+import org.eeoutbox.RetryPolicy;
+
+/**
+ * How an {@link OutboxProcessor} claims and retries.
+ *
+ * @param batchSize   entries claimed per transaction, in {@code [1, 10000]}; default 100
+ * @param concurrency workers draining at once, each in its own transactions, in {@code [1, 64]};
+ *                    default 1
+ * @param retryPolicy the backoff for retriable failures
+ * @param drainBudget how long one pass keeps claiming while batches come back full, {@code > 0};
+ *                    default 5 s
+ */
+public record ProcessorSettings(int batchSize, int concurrency, RetryPolicy retryPolicy, Duration drainBudget) {
+
+    /** Batch 100, one worker, the default retry policy, a 5 s drain budget. */
+    public static final ProcessorSettings DEFAULT =
+            new ProcessorSettings(100, 1, RetryPolicy.DEFAULT, Duration.ofSeconds(5));
+
+    public ProcessorSettings {
+        if (batchSize < 1 || batchSize > 10_000) {
+            throw new IllegalArgumentException("batchSize must be in [1, 10000], got: " + batchSize);
+        }
+        if (concurrency < 1 || concurrency > 64) {
+            throw new IllegalArgumentException("concurrency must be in [1, 64], got: " + concurrency);
+        }
+        Objects.requireNonNull(retryPolicy, "retryPolicy");
+        Objects.requireNonNull(drainBudget, "drainBudget");
+        if (drainBudget.isNegative() || drainBudget.isZero()) {
+            throw new IllegalArgumentException("drainBudget must be > 0, got: " + drainBudget);
+        }
+    }
+
+    /** Returns a copy with the given batch size. */
+    public ProcessorSettings withBatchSize(int size) {
+        return new ProcessorSettings(size, concurrency, retryPolicy, drainBudget);
+    }
+
+    /** Returns a copy with the given concurrency. */
+    public ProcessorSettings withConcurrency(int workers) {
+        return new ProcessorSettings(batchSize, workers, retryPolicy, drainBudget);
+    }
+
+    /** Returns a copy with the given retry policy. */
+    public ProcessorSettings withRetryPolicy(RetryPolicy policy) {
+        return new ProcessorSettings(batchSize, concurrency, policy, drainBudget);
+    }
+}

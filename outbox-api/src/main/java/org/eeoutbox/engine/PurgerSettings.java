@@ -1,0 +1,38 @@
+package org.eeoutbox.engine;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How an {@link OutboxPurger} deletes delivered entries.
+ *
+ * @param retention           how long delivered entries are kept, {@code > 0}; default 7 days
+ * @param deduplicationWindow how long a delivered entry with a deduplication key is kept so a late
+ *                            duplicate publish is still caught; the longer of this and
+ *                            {@code retention} applies. Default: the retention
+ * @param batchSize           entries deleted per transaction, in {@code [1, 100000]}; default 1000
+ * @param timeBudget          how long one purge keeps deleting full batches, {@code > 0}; default
+ *                            10 s
+ */
+public record PurgerSettings(Duration retention, Duration deduplicationWindow, int batchSize, Duration timeBudget) {
+
+    /** 7 days' retention, keys kept as long, batches of 1000, a 10 s budget. */
+    public static final PurgerSettings DEFAULT =
+            new PurgerSettings(Duration.ofDays(7), Duration.ofDays(7), 1000, Duration.ofSeconds(10));
+
+    public PurgerSettings {
+        requirePositive("retention", retention);
+        requirePositive("deduplicationWindow", deduplicationWindow);
+        requirePositive("timeBudget", timeBudget);
+        if (batchSize < 1 || batchSize > 100_000) {
+            throw new IllegalArgumentException("batchSize must be in [1, 100000], got: " + batchSize);
+        }
+    }
+
+    private static void requirePositive(String name, Duration value) {
+        Objects.requireNonNull(value, name);
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(name + " must be > 0, got: " + value);
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package org.eeoutbox.engine;
+
+import java.time.Clock;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.eeoutbox.DeliveryInfo;
+import org.eeoutbox.OutboxEntry;
+import org.eeoutbox.OutboxMessage;
+import org.eeoutbox.OutboxPublisher;
+import org.eeoutbox.spi.OutboxStore;
+
+/**
+ * An {@link OutboxPublisher} that checks its arguments, then inserts through an
+ * {@link OutboxStore} in the caller's transaction. The store is what refuses to write outside a
+ * transaction ({@link IllegalStateException}).
+ *
+ * <p>Thread-safe.
+ */
+public final class StoreOutboxPublisher implements OutboxPublisher {
+
+    /** The default largest payload, 1 MiB of UTF-8. */
+    public static final long DEFAULT_MAX_PAYLOAD_BYTES = 1024 * 1024;
+
+    private final OutboxStore store;
+    private final long maxPayloadBytes;
+    private final Clock clock;
+    private final Supplier<UUID> ids;
+
+    /**
+     * Creates a publisher issuing time-ordered {@link UuidV7} ids.
+     *
+     * @param maxPayloadBytes the largest payload accepted, in UTF-8 bytes, {@code > 0}
+     */
+    public StoreOutboxPublisher(OutboxStore store, long maxPayloadBytes, Clock clock) {
+        this(store, maxPayloadBytes, clock, UuidV7::next);
+    }
+
+    /** As above, with the id source given. */
+    public StoreOutboxPublisher(OutboxStore store, long maxPayloadBytes, Clock clock, Supplier<UUID> ids) {
+        if (maxPayloadBytes < 1) {
+            throw new IllegalArgumentException("maxPayloadBytes must be > 0, got: " + maxPayloadBytes);
+        }
+        this.store = Objects.requireNonNull(store, "store");
+        this.maxPayloadBytes = maxPayloadBytes;
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.ids = Objects.requireNonNull(ids, "ids");
+    }
+
+    @Override
+    public UUID publish(OutboxMessage message, DeliveryInfo deliveryInfo) {
+        if (message == null) {
+            throw new IllegalArgumentException("message must not be null");
+        }
+        if (deliveryInfo == null) {
+            throw new IllegalArgumentException("deliveryInfo must not be null");
+        }
+        long size = message.payloadUtf8Length();
+        if (size > maxPayloadBytes) {
+            throw new IllegalArgumentException("payload must be at most " + maxPayloadBytes
+                    + " bytes of UTF-8, got: " + size + " bytes (message type " + message.messageType() + ")");
+        }
+        return store.insert(OutboxEntry.create(ids.get(), message, deliveryInfo, clock.instant()));
+    }
+}

@@ -1,0 +1,62 @@
+package org.eeoutbox.spi;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import org.eeoutbox.OutboxEntry;
+
+/**
+ * Where outbox entries live. Every method runs in the transaction current on the calling thread
+ * and never commits, rolls back or starts one itself.
+ *
+ * <p>Implementations are thread-safe. Methods throw {@link OutboxStoreException} when the
+ * database fails and {@link IllegalStateException} when called outside a transaction.
+ */
+public interface OutboxStore {
+
+    /**
+     * Inserts a new entry, unless its deduplication key is already held by another entry. Never
+     * aborts the current transaction on a duplicate key (conflict-free insert forms); two
+     * concurrent transactions inserting the same key end with one row.
+     *
+     * @return the id of the entry now holding the key: {@code entry.id()} if it was inserted
+     */
+    UUID insert(OutboxEntry entry);
+
+    /**
+     * Claims up to {@code limit} {@code PENDING} entries due at {@code now} whose delivery type is
+     * one of {@code deliveryTypes}, oldest due first. The claim is a row lock held until the
+     * current transaction ends; rows locked by other transactions are skipped, never waited for.
+     *
+     * @return the claimed entries, at most {@code limit}, ordered by due time then id
+     */
+    List<OutboxEntry> claim(Set<String> deliveryTypes, Instant now, int limit);
+
+    /**
+     * Writes back the new state of claimed entries, as few statements as the database allows.
+     *
+     * @param entries entries claimed in the current transaction, after their transition
+     */
+    void update(List<OutboxEntry> entries);
+
+    /**
+     * Deletes up to {@code limit} {@code DELIVERED} entries delivered before {@code deliveredBefore}
+     * (or, for entries with a deduplication key, before {@code keyedDeliveredBefore}), without
+     * blocking claims.
+     *
+     * @return the number deleted, always in {@code [0, limit]}
+     */
+    int purgeDelivered(Instant deliveredBefore, Instant keyedDeliveredBefore, int limit);
+
+    /** Returns the entry with the given id, if any. */
+    Optional<OutboxEntry> find(UUID id);
+
+    /**
+     * Returns counts for gauges, read without scanning delivered entries.
+     *
+     * @param now the time against which the age of the oldest pending entry is measured
+     */
+    OutboxStats stats(Instant now);
+}

@@ -1,0 +1,77 @@
+package org.eeoutbox.jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Objects;
+import java.util.function.Supplier;
+import javax.sql.DataSource;
+import org.eeoutbox.spi.OutboxStoreException;
+import org.eeoutbox.spi.TransactionRunner;
+
+/**
+ * Resource-local transactions on a {@link DataSource}, for use without JTA: standalone
+ * applications, tests and benchmarks.
+ *
+ * <p>{@link #inNewTransaction} borrows a connection, turns auto-commit off, sets READ COMMITTED,
+ * binds the connection to the calling thread for the duration of the work (so a store using this
+ * object as its {@link ConnectionProvider} joins the transaction), then commits or rolls back and
+ * returns the connection. A transaction already bound on the thread is suspended meanwhile and
+ * resumed afterwards. Thread-safe; the binding is per instance and per thread.
+ */
+public final class DataSourceTransactions implements TransactionRunner, ConnectionProvider {
+
+    private final DataSource dataSource;
+    private final ThreadLocal<Connection> current = new ThreadLocal<>();
+
+    public DataSourceTransactions(DataSource dataSource) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+    }
+
+    @Override
+    public <T> T inNewTransaction(Supplier<T> work) {
+        Connection suspended = current.get();
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            current.set(connection);
+            try {
+                T result = work.get();
+                connection.commit();
+                return result;
+            } catch (RuntimeException | Error e) {
+                rollback(connection, e);
+                throw e;
+            } catch (SQLException e) {
+                rollback(connection, e);
+                throw new OutboxStoreException("Commit failed; the transaction was rolled back", e);
+            } finally {
+                current.set(suspended);
+                connection.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw new OutboxStoreException("Could not begin or end a transaction on the DataSource", e);
+        } finally {
+            if (suspended == null) {
+                current.remove();
+            }
+        }
+    }
+
+    @Override
+    public <T> T withConnection(SqlFunction<T> work) throws SQLException {
+        Connection connection = current.get();
+        if (connection == null) {
+            throw new IllegalStateException("No transaction is active on this thread: run the work inside "
+                    + "DataSourceTransactions.inNewTransaction(...)");
+        }
+        return work.apply(connection);
+    }
+
+    private static void rollback(Connection connection, Throwable cause) {
+        try {
+            connection.rollback();
+        } catch (SQLException rollbackFailure) {
+            cause.addSuppressed(rollbackFailure);
+        }
+    }
+}

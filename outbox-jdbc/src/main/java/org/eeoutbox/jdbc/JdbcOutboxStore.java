@@ -1,0 +1,234 @@
+package org.eeoutbox.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import org.eeoutbox.OutboxEntry;
+import org.eeoutbox.OutboxStatus;
+import org.eeoutbox.spi.OutboxStats;
+import org.eeoutbox.spi.OutboxStore;
+import org.eeoutbox.spi.OutboxStoreException;
+
+/**
+ * The {@link OutboxStore} on plain JDBC, for PostgreSQL and MySQL: the SQL that differs comes
+ * from the {@link SqlDialect}, the connection from a {@link ConnectionProvider}.
+ *
+ * <p>Every method runs on the connection of the current transaction and neither commits nor
+ * closes it. Thread-safe. Failures of the database surface as {@link OutboxStoreException} naming
+ * the operation; a call outside a transaction as {@link IllegalStateException}.
+ */
+public final class JdbcOutboxStore implements OutboxStore {
+
+    private static final String FIND_SQL = "SELECT " + SqlDialect.ENTRY_COLUMNS + " FROM outbox WHERE id = ?";
+    private static final String FIND_BY_KEY_SQL = "SELECT id FROM outbox WHERE deduplication_key = ?";
+    private static final String UPDATE_SQL = """
+            UPDATE outbox
+            SET status = ?, attempts = ?, next_attempt_at = ?, updated_at = ?, last_error = ?
+            WHERE id = ?""";
+    private static final String STATS_SQL = """
+            SELECT (SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'),
+                   (SELECT COUNT(*) FROM outbox WHERE status = 'FAILED'),
+                   (SELECT MIN(created_at) FROM outbox WHERE status = 'PENDING')""";
+
+    private final ConnectionProvider connections;
+    private final SqlDialect dialect;
+
+    public JdbcOutboxStore(ConnectionProvider connections, SqlDialect dialect) {
+        this.connections = Objects.requireNonNull(connections, "connections");
+        this.dialect = Objects.requireNonNull(dialect, "dialect");
+    }
+
+    /** Returns the dialect this store speaks. */
+    public SqlDialect dialect() {
+        return dialect;
+    }
+
+    @Override
+    public UUID insert(OutboxEntry entry) {
+        return run("insert outbox entry " + entry.id(), connection -> {
+            int inserted;
+            try (PreparedStatement statement = connection.prepareStatement(dialect.insertSql())) {
+                dialect.setId(statement, 1, entry.id());
+                statement.setString(2, entry.messageType());
+                statement.setString(3, entry.payload());
+                statement.setString(4, entry.deliveryType());
+                statement.setString(5, entry.deliveryMetadata());
+                statement.setString(6, entry.deduplicationKey());
+                dialect.setInstant(statement, 7, entry.nextAttemptAt());
+                dialect.setInstant(statement, 8, entry.createdAt());
+                dialect.setInstant(statement, 9, entry.updatedAt());
+                inserted = statement.executeUpdate();
+            }
+            if (entry.deduplicationKey() == null || (inserted == 1 && dialect.insertCountProvesInsert())) {
+                return entry.id();
+            }
+            return idHoldingKey(connection, entry.deduplicationKey());
+        });
+    }
+
+    private UUID idHoldingKey(Connection connection, String key) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(FIND_BY_KEY_SQL)) {
+            statement.setString(1, key);
+            try (ResultSet resultSet = statement.executeQuery()) {
+                if (!resultSet.next()) {
+                    throw new SQLException("No outbox entry holds deduplication key '" + key
+                            + "' although the insert reported a duplicate");
+                }
+                return dialect.getId(resultSet, 1);
+            }
+        }
+    }
+
+    @Override
+    public List<OutboxEntry> claim(Set<String> deliveryTypes, Instant now, int limit) {
+        if (deliveryTypes.isEmpty()) {
+            return List.of();
+        }
+        return run("claim due outbox entries", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(dialect.claimSql(deliveryTypes.size()))) {
+                dialect.setInstant(statement, 1, now);
+                int next = dialect.bindStrings(statement, 2, deliveryTypes);
+                statement.setInt(next, limit);
+                try (ResultSet resultSet = statement.executeQuery()) {
+                    List<OutboxEntry> entries = new ArrayList<>(limit);
+                    while (resultSet.next()) {
+                        entries.add(readEntry(resultSet));
+                    }
+                    return entries;
+                }
+            }
+        });
+    }
+
+    @Override
+    public void update(List<OutboxEntry> entries) {
+        if (entries.isEmpty()) {
+            return;
+        }
+        Map<Instant, List<UUID>> deliveredByTime = new LinkedHashMap<>();
+        List<OutboxEntry> others = new ArrayList<>();
+        for (OutboxEntry entry : entries) {
+            if (entry.status() == OutboxStatus.DELIVERED) {
+                deliveredByTime.computeIfAbsent(entry.deliveredAt(), time -> new ArrayList<>()).add(entry.id());
+            } else {
+                others.add(entry);
+            }
+        }
+        run("update " + entries.size() + " outbox entries", connection -> {
+            for (Map.Entry<Instant, List<UUID>> delivered : deliveredByTime.entrySet()) {
+                markDelivered(connection, delivered.getValue(), delivered.getKey());
+            }
+            if (!others.isEmpty()) {
+                updateEach(connection, others);
+            }
+            return null;
+        });
+    }
+
+    /** The common case in one statement: the processor delivers a whole batch at one time. */
+    private void markDelivered(Connection connection, List<UUID> ids, Instant deliveredAt) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(dialect.markDeliveredSql(ids.size()))) {
+            dialect.setInstant(statement, 1, deliveredAt);
+            dialect.setInstant(statement, 2, deliveredAt);
+            dialect.bindIds(statement, 3, ids);
+            requireUpdated(statement.executeUpdate(), ids.size());
+        }
+    }
+
+    /** Retries and failures carry their own due time and error: one batched statement per row. */
+    private void updateEach(Connection connection, List<OutboxEntry> entries) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(UPDATE_SQL)) {
+            for (OutboxEntry entry : entries) {
+                statement.setString(1, entry.status().name());
+                statement.setInt(2, entry.attempts());
+                dialect.setInstant(statement, 3, entry.nextAttemptAt());
+                dialect.setInstant(statement, 4, entry.updatedAt());
+                statement.setString(5, entry.lastError());
+                dialect.setId(statement, 6, entry.id());
+                statement.addBatch();
+            }
+            int[] counts = statement.executeBatch();
+            int updated = 0;
+            for (int count : counts) {
+                // MySQL's rewritten batches report SUCCESS_NO_INFO (-2) per row.
+                updated += count == PreparedStatement.SUCCESS_NO_INFO ? 1 : count;
+            }
+            requireUpdated(updated, entries.size());
+        }
+    }
+
+    private static void requireUpdated(int updated, int expected) throws SQLException {
+        if (updated != expected) {
+            throw new SQLException("Expected to update " + expected + " claimed outbox entries, updated " + updated
+                    + ": were they claimed in this transaction?");
+        }
+    }
+
+    @Override
+    public int purgeDelivered(Instant deliveredBefore, Instant keyedDeliveredBefore, int limit) {
+        return run("purge delivered outbox entries",
+                connection -> dialect.purgeDelivered(connection, deliveredBefore, keyedDeliveredBefore, limit));
+    }
+
+    @Override
+    public Optional<OutboxEntry> find(UUID id) {
+        return run("find outbox entry " + id, connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(FIND_SQL)) {
+                dialect.setId(statement, 1, id);
+                try (ResultSet resultSet = statement.executeQuery()) {
+                    return resultSet.next() ? Optional.of(readEntry(resultSet)) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    @Override
+    public OutboxStats stats(Instant now) {
+        return run("read outbox statistics", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(STATS_SQL);
+                 ResultSet resultSet = statement.executeQuery()) {
+                resultSet.next();
+                Instant oldest = dialect.getInstant(resultSet, 3);
+                Duration age = oldest == null || oldest.isAfter(now) ? Duration.ZERO : Duration.between(oldest, now);
+                return new OutboxStats(resultSet.getLong(1), resultSet.getLong(2), age);
+            }
+        });
+    }
+
+    /** Maps a row of {@link SqlDialect#ENTRY_COLUMNS}. */
+    private OutboxEntry readEntry(ResultSet resultSet) throws SQLException {
+        return new OutboxEntry(
+                dialect.getId(resultSet, 1),
+                resultSet.getString(2),
+                resultSet.getString(3),
+                resultSet.getString(4),
+                resultSet.getString(5),
+                resultSet.getString(6),
+                OutboxStatus.valueOf(resultSet.getString(7)),
+                resultSet.getInt(8),
+                dialect.getInstant(resultSet, 9),
+                dialect.getInstant(resultSet, 10),
+                dialect.getInstant(resultSet, 11),
+                resultSet.getString(12),
+                dialect.getInstant(resultSet, 13));
+    }
+
+    private <T> T run(String operation, ConnectionProvider.SqlFunction<T> work) {
+        try {
+            return connections.withConnection(work);
+        } catch (SQLException e) {
+            throw new OutboxStoreException("Could not " + operation + ": " + e.getMessage(), e);
+        }
+    }
+}

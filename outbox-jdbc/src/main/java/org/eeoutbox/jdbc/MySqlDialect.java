@@ -1,0 +1,161 @@
+package org.eeoutbox.jdbc;
+
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * MySQL 8.0 or later: ids as {@code BINARY(16)}, instants as UTC in {@code DATETIME(6)}, sets as
+ * {@code IN (?, …)} lists. The SQL runs on 8.0.15 and later (no row alias in upserts).
+ */
+public final class MySqlDialect extends SqlDialect {
+
+    MySqlDialect() {
+    }
+
+    @Override
+    public String name() {
+        return "mysql";
+    }
+
+    @Override
+    void setId(PreparedStatement statement, int index, UUID id) throws SQLException {
+        // Big-endian, so time-ordered (version 7) ids sort by time in the primary key.
+        statement.setBytes(index, ByteBuffer.allocate(16)
+                .putLong(id.getMostSignificantBits())
+                .putLong(id.getLeastSignificantBits())
+                .array());
+    }
+
+    @Override
+    UUID getId(ResultSet resultSet, int index) throws SQLException {
+        ByteBuffer bytes = ByteBuffer.wrap(resultSet.getBytes(index));
+        return new UUID(bytes.getLong(), bytes.getLong());
+    }
+
+    @Override
+    void setInstant(PreparedStatement statement, int index, Instant instant) throws SQLException {
+        // A LocalDateTime is sent as written: no session or JVM time zone conversion. DATETIME(6)
+        // would round nanoseconds; OutboxEntry already truncated them to microseconds.
+        statement.setObject(index, instant == null ? null : LocalDateTime.ofInstant(instant, ZoneOffset.UTC));
+    }
+
+    @Override
+    Instant getInstant(ResultSet resultSet, int index) throws SQLException {
+        LocalDateTime value = resultSet.getObject(index, LocalDateTime.class);
+        return value == null ? null : value.toInstant(ZoneOffset.UTC);
+    }
+
+    @Override
+    String insertSql() {
+        // ON DUPLICATE KEY UPDATE with a no-op assignment: a duplicate deduplication key is neither
+        // an error nor a write. (INSERT IGNORE would also silence truncation and other errors.)
+        return """
+                INSERT INTO outbox (id, message_type, payload, delivery_type, delivery_metadata, deduplication_key,
+                                    status, attempts, next_attempt_at, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, 'PENDING', 0, ?, ?, ?)
+                ON DUPLICATE KEY UPDATE id = id""";
+    }
+
+    @Override
+    boolean insertCountProvesInsert() {
+        // Connector/J reports found rows, so a duplicate also counts 1: look the key up instead.
+        return false;
+    }
+
+    @Override
+    String claimSql(int typeCount) {
+        // FORCE INDEX keeps the optimizer on (status, next_attempt_at, id), so the scan follows the
+        // ORDER BY and SKIP LOCKED row-locks only the rows LIMIT returns. MySQL wants LIMIT before
+        // FOR UPDATE.
+        return """
+                SELECT %s
+                FROM outbox FORCE INDEX (outbox_claim_idx)
+                WHERE status = 'PENDING' AND next_attempt_at <= ? AND delivery_type IN (%s)
+                ORDER BY next_attempt_at, id
+                LIMIT ?
+                FOR UPDATE SKIP LOCKED""".formatted(ENTRY_COLUMNS, placeholders(typeCount));
+    }
+
+    @Override
+    String markDeliveredSql(int idCount) {
+        return """
+                UPDATE outbox
+                SET status = 'DELIVERED', attempts = attempts + 1, updated_at = ?, delivered_at = ?
+                WHERE id IN (%s)""".formatted(placeholders(idCount));
+    }
+
+    @Override
+    int bindStrings(PreparedStatement statement, int index, Collection<String> values) throws SQLException {
+        for (String value : values) {
+            statement.setString(index++, value);
+        }
+        return index;
+    }
+
+    @Override
+    int bindIds(PreparedStatement statement, int index, Collection<UUID> ids) throws SQLException {
+        for (UUID id : ids) {
+            setId(statement, index++, id);
+        }
+        return index;
+    }
+
+    @Override
+    int purgeDelivered(Connection connection, Instant deliveredBefore, Instant keyedDeliveredBefore, int limit)
+            throws SQLException {
+        // MySQL has no SKIP LOCKED for DELETE and no DELETE with a subquery on its own table: lock
+        // the batch with a skipping SELECT, then delete it by primary key.
+        String select = """
+                SELECT id
+                FROM outbox FORCE INDEX (outbox_purge_idx)
+                WHERE status = 'DELIVERED' AND delivered_at < ?
+                  AND (deduplication_key IS NULL OR delivered_at < ?)
+                ORDER BY delivered_at
+                LIMIT ?
+                FOR UPDATE SKIP LOCKED""";
+        List<UUID> ids = new ArrayList<>();
+        try (PreparedStatement statement = connection.prepareStatement(select)) {
+            setInstant(statement, 1, deliveredBefore);
+            setInstant(statement, 2, keyedDeliveredBefore);
+            statement.setInt(3, limit);
+            try (ResultSet resultSet = statement.executeQuery()) {
+                while (resultSet.next()) {
+                    ids.add(getId(resultSet, 1));
+                }
+            }
+        }
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        try (PreparedStatement statement = connection.prepareStatement(
+                "DELETE FROM outbox WHERE id IN (" + placeholders(ids.size()) + ")")) {
+            bindIds(statement, 1, ids);
+            return statement.executeUpdate();
+        }
+    }
+
+    @Override
+    String readTableComment(Connection connection) throws SQLException {
+        String sql = "SELECT table_comment FROM information_schema.tables "
+                + "WHERE table_schema = DATABASE() AND table_name = 'outbox'";
+        try (PreparedStatement statement = connection.prepareStatement(sql);
+             ResultSet resultSet = statement.executeQuery()) {
+            return resultSet.next() ? resultSet.getString(1) : null;
+        }
+    }
+
+    private static String placeholders(int count) {
+        return String.join(", ", Collections.nCopies(count, "?"));
+    }
+}

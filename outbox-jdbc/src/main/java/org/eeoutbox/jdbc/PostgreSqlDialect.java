@@ -1,0 +1,130 @@
+package org.eeoutbox.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Collection;
+import java.util.UUID;
+
+/** PostgreSQL 12 or later: native {@code uuid}, {@code timestamptz} and array parameters. */
+public final class PostgreSqlDialect extends SqlDialect {
+
+    PostgreSqlDialect() {
+    }
+
+    @Override
+    public String name() {
+        return "postgresql";
+    }
+
+    @Override
+    void setId(PreparedStatement statement, int index, UUID id) throws SQLException {
+        statement.setObject(index, id);
+    }
+
+    @Override
+    UUID getId(ResultSet resultSet, int index) throws SQLException {
+        return resultSet.getObject(index, UUID.class);
+    }
+
+    @Override
+    void setInstant(PreparedStatement statement, int index, Instant instant) throws SQLException {
+        // An OffsetDateTime at UTC binds as timestamptz: no conversion through the JVM's zone.
+        statement.setObject(index, instant == null ? null : instant.atOffset(ZoneOffset.UTC));
+    }
+
+    @Override
+    Instant getInstant(ResultSet resultSet, int index) throws SQLException {
+        OffsetDateTime value = resultSet.getObject(index, OffsetDateTime.class);
+        return value == null ? null : value.toInstant();
+    }
+
+    @Override
+    String insertSql() {
+        // ON CONFLICT DO NOTHING: a duplicate key neither raises nor aborts the caller's transaction.
+        // A concurrent insert of the same key waits for the other transaction, then does nothing.
+        return """
+                INSERT INTO outbox (id, message_type, payload, delivery_type, delivery_metadata, deduplication_key,
+                                    status, attempts, next_attempt_at, created_at, updated_at)
+                VALUES (?, ?, ?, ?, CAST(? AS json), ?, 'PENDING', 0, ?, ?, ?)
+                ON CONFLICT (deduplication_key) DO NOTHING""";
+    }
+
+    @Override
+    boolean insertCountProvesInsert() {
+        return true;
+    }
+
+    @Override
+    String claimSql(int typeCount) {
+        // Served by the partial index outbox_claim_idx (next_attempt_at, id) WHERE status = 'PENDING'.
+        return """
+                SELECT %s
+                FROM outbox
+                WHERE status = 'PENDING' AND next_attempt_at <= ? AND delivery_type = ANY (?)
+                ORDER BY next_attempt_at, id
+                LIMIT ?
+                FOR UPDATE SKIP LOCKED""".formatted(ENTRY_COLUMNS);
+    }
+
+    @Override
+    String markDeliveredSql(int idCount) {
+        // One statement for the whole batch, whatever its size: the ids travel as one uuid[].
+        return """
+                UPDATE outbox
+                SET status = 'DELIVERED', attempts = attempts + 1, updated_at = ?, delivered_at = ?
+                WHERE id = ANY (?)""";
+    }
+
+    @Override
+    int bindStrings(PreparedStatement statement, int index, Collection<String> values) throws SQLException {
+        statement.setArray(index, statement.getConnection().createArrayOf("varchar", values.toArray()));
+        return index + 1;
+    }
+
+    @Override
+    int bindIds(PreparedStatement statement, int index, Collection<UUID> ids) throws SQLException {
+        statement.setArray(index, statement.getConnection().createArrayOf("uuid", ids.toArray()));
+        return index + 1;
+    }
+
+    @Override
+    int purgeDelivered(Connection connection, Instant deliveredBefore, Instant keyedDeliveredBefore, int limit)
+            throws SQLException {
+        // SKIP LOCKED in the subquery: purging never waits for, nor blocks, another purger.
+        String sql = """
+                DELETE FROM outbox
+                WHERE id IN (SELECT id
+                             FROM outbox
+                             WHERE status = 'DELIVERED' AND delivered_at < ?
+                               AND (deduplication_key IS NULL OR delivered_at < ?)
+                             ORDER BY delivered_at
+                             LIMIT ?
+                             FOR UPDATE SKIP LOCKED)""";
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            setInstant(statement, 1, deliveredBefore);
+            setInstant(statement, 2, keyedDeliveredBefore);
+            statement.setInt(3, limit);
+            return statement.executeUpdate();
+        }
+    }
+
+    @Override
+    String readTableComment(Connection connection) throws SQLException {
+        // to_regclass follows the search_path, as the store's unqualified table name does.
+        String sql = "SELECT to_regclass('outbox') IS NOT NULL, obj_description(to_regclass('outbox'), 'pg_class')";
+        try (PreparedStatement statement = connection.prepareStatement(sql);
+             ResultSet resultSet = statement.executeQuery()) {
+            resultSet.next();
+            if (!resultSet.getBoolean(1)) {
+                return null;
+            }
+            String comment = resultSet.getString(2);
+            return comment == null ? "" : comment;
+        }
+    }
+}

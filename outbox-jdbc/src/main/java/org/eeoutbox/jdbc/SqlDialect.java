@@ -1,0 +1,121 @@
+package org.eeoutbox.jdbc;
+
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Locale;
+import java.util.UUID;
+
+/**
+ * What differs between the supported databases: the SQL of each store operation, and how ids,
+ * instants and sets of values are bound and read. Each subclass explains its quirks where they
+ * are.
+ *
+ * <p>Supported: PostgreSQL 12 or later ({@link PostgreSqlDialect}) and MySQL 8.0 or later
+ * ({@link MySqlDialect}). Instances are immutable and thread-safe.
+ */
+public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect {
+
+    private static final Logger LOG = System.getLogger(SqlDialect.class.getName());
+
+    /** The columns every SELECT of an entry reads, in the order {@link JdbcOutboxStore} maps them. */
+    static final String ENTRY_COLUMNS = "id, message_type, payload, delivery_type, delivery_metadata, "
+            + "deduplication_key, status, attempts, next_attempt_at, created_at, updated_at, last_error, "
+            + "delivered_at";
+
+    /**
+     * Picks the dialect of the database behind {@code connection}, from its product name and
+     * version, and logs the choice.
+     *
+     * @throws IllegalStateException naming the server, its version and what is supported, for any
+     *                               other database (MariaDB included) or an older version
+     * @throws SQLException          if the metadata cannot be read
+     */
+    public static SqlDialect detect(Connection connection) throws SQLException {
+        DatabaseMetaData metaData = connection.getMetaData();
+        String product = metaData.getDatabaseProductName();
+        String version = metaData.getDatabaseProductVersion();
+        int major = metaData.getDatabaseMajorVersion();
+        String lowerProduct = product.toLowerCase(Locale.ROOT);
+        SqlDialect dialect = null;
+        if (lowerProduct.contains("postgresql") && major >= 12) {
+            dialect = new PostgreSqlDialect();
+        } else if (lowerProduct.equals("mysql") && major >= 8 && !version.toLowerCase(Locale.ROOT).contains("mariadb")) {
+            dialect = new MySqlDialect();
+        }
+        if (dialect == null) {
+            throw new IllegalStateException("Unsupported database for the outbox: " + product + " " + version
+                    + ". Supported: PostgreSQL 12 or later, MySQL 8.0 or later (MariaDB is not supported yet).");
+        }
+        LOG.log(Level.INFO, "Outbox uses the {0} dialect for {1} {2}", dialect.name(), product, version);
+        return dialect;
+    }
+
+    /** Returns a short name, {@code "postgresql"} or {@code "mysql"}. */
+    public abstract String name();
+
+    /** Returns the classpath location of the migration that creates schema {@code version}. */
+    public String migrationResource(int version) {
+        return "org/eeoutbox/jdbc/schema/" + name() + "/V" + version + "__create_outbox.sql";
+    }
+
+    /** Binds an id. */
+    abstract void setId(PreparedStatement statement, int index, UUID id) throws SQLException;
+
+    /** Reads an id. */
+    abstract UUID getId(ResultSet resultSet, int index) throws SQLException;
+
+    /** Binds an instant, UTC whatever the session's or the JVM's time zone. */
+    abstract void setInstant(PreparedStatement statement, int index, Instant instant) throws SQLException;
+
+    /** Reads an instant, or {@code null}. */
+    abstract Instant getInstant(ResultSet resultSet, int index) throws SQLException;
+
+    /**
+     * The insert. Parameters: id, message type, payload, delivery type, metadata, deduplication
+     * key, next attempt, created, updated. A duplicate deduplication key writes nothing and never
+     * aborts the transaction.
+     */
+    abstract String insertSql();
+
+    /** Whether an update count of 1 from {@link #insertSql()} proves the row was inserted. */
+    abstract boolean insertCountProvesInsert();
+
+    /**
+     * The claim of due entries. Parameters: now, the delivery types (bound by
+     * {@link #bindStrings}), the limit. Reads {@link #ENTRY_COLUMNS}.
+     */
+    abstract String claimSql(int typeCount);
+
+    /**
+     * The set-based update of delivered entries. Parameters: updated, delivered, then the ids
+     * (bound by {@link #bindIds}).
+     */
+    abstract String markDeliveredSql(int idCount);
+
+    /** Binds a set of strings starting at {@code index}; returns the next free index. */
+    abstract int bindStrings(PreparedStatement statement, int index, Collection<String> values) throws SQLException;
+
+    /** Binds a set of ids starting at {@code index}; returns the next free index. */
+    abstract int bindIds(PreparedStatement statement, int index, Collection<UUID> ids) throws SQLException;
+
+    /**
+     * Deletes up to {@code limit} delivered entries past their cutoff without waiting for locks.
+     *
+     * @return the number deleted
+     */
+    abstract int purgeDelivered(Connection connection, Instant deliveredBefore, Instant keyedDeliveredBefore,
+                                int limit) throws SQLException;
+
+    /**
+     * Reads the schema marker: the table's comment, {@code ""} for a table without one, or
+     * {@code null} when there is no outbox table.
+     */
+    abstract String readTableComment(Connection connection) throws SQLException;
+}

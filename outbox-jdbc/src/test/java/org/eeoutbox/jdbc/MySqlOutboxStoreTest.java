@@ -1,0 +1,20 @@
+package org.eeoutbox.jdbc;
+
+import org.eeoutbox.testkit.TestDatabase;
+import org.eeoutbox.testkit.TestDatabases;
+import org.junit.jupiter.api.DisplayName;
+
+@DisplayName("[mysql] outbox store contract")
+class MySqlOutboxStoreTest extends AbstractOutboxStoreTest {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabases.mysql();
+    }
+
+    @Override
+    protected String nonUtcSessionZoneSql() {
+        // Session-scoped on MySQL; harmless for the pooled connection since DATETIME ignores it.
+        return "SET time_zone = '-08:00'";
+    }
+}
