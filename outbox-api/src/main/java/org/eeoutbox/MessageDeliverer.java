@@ -1,7 +1,9 @@
 package org.eeoutbox;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Delivers entries of one delivery type, such as {@code "http"} or {@code "kafka"}.
@@ -39,5 +41,15 @@ public interface MessageDeliverer {
             results.add(deliver(entry));
         }
         return results;
+    }
+
+    /**
+     * Returns the longest one {@link #deliverBatch} call of {@code batchSize} entries can take,
+     * when the transport bounds it (by its timeouts). The runtime checks at startup that the
+     * processor's transaction timeout exceeds it, so a slow receiver can never outlive the claim.
+     * The default, empty, means unbounded or unknown: nothing is checked.
+     */
+    default Optional<Duration> maxBatchDuration(int batchSize) {
+        return Optional.empty();
     }
 }

@@ -5,9 +5,11 @@ import java.util.function.Supplier;
 /**
  * Runs work in a new transaction of its own, for the processor and the purger.
  *
- * <p>Implementations suspend any transaction current on the calling thread, begin a new one at
- * READ COMMITTED, run the work, commit when it returns and roll back when it throws, then resume
- * the suspended transaction. Implementations are thread-safe.
+ * <p>Implementations begin a new transaction at READ COMMITTED, run the work, commit when it
+ * returns and roll back when it throws. A transaction already current on the calling thread is
+ * either suspended meanwhile and resumed afterwards, or refused with
+ * {@link IllegalStateException}, as each implementation documents; the engine never calls it
+ * inside one. Implementations are thread-safe.
  */
 public interface TransactionRunner {
 

@@ -155,6 +155,19 @@ public final class MySqlDialect extends SqlDialect {
         }
     }
 
+    @Override
+    void verifyServerSettings(Connection connection) throws SQLException {
+        // InnoDB refuses writes at READ COMMITTED when statement-based binary logging is on.
+        try (PreparedStatement statement = connection.prepareStatement("SELECT @@log_bin, @@binlog_format");
+             ResultSet resultSet = statement.executeQuery()) {
+            resultSet.next();
+            if (resultSet.getBoolean(1) && "STATEMENT".equalsIgnoreCase(resultSet.getString(2))) {
+                throw new IllegalStateException("MySQL runs with binlog_format=STATEMENT, which InnoDB refuses at "
+                        + "READ COMMITTED isolation. Set binlog_format=ROW (the MySQL 8 default).");
+            }
+        }
+    }
+
     private static String placeholders(int count) {
         return String.join(", ", Collections.nCopies(count, "?"));
     }

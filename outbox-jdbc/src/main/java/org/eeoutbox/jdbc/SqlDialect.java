@@ -118,4 +118,12 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
      * {@code null} when there is no outbox table.
      */
     abstract String readTableComment(Connection connection) throws SQLException;
+
+    /**
+     * Checks server settings the outbox depends on; the default checks nothing.
+     *
+     * @throws IllegalStateException naming the setting, its value and the fix
+     */
+    void verifyServerSettings(Connection connection) throws SQLException {
+    }
 }

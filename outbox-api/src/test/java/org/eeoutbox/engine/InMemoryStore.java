@@ -1,0 +1,69 @@
+package org.eeoutbox.engine;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import org.eeoutbox.OutboxEntry;
+import org.eeoutbox.OutboxStatus;
+import org.eeoutbox.spi.OutboxStats;
+import org.eeoutbox.spi.OutboxStore;
+
+/**
+ * A fake store for the engine's pure logic: no locks, no transactions, one thread. What a
+ * database does is proven by the JDBC store's contract suite against real servers.
+ */
+final class InMemoryStore implements OutboxStore {
+
+    final Map<UUID, OutboxEntry> rows = new LinkedHashMap<>();
+
+    @Override
+    public UUID insert(OutboxEntry entry) {
+        rows.put(entry.id(), entry);
+        return entry.id();
+    }
+
+    @Override
+    public List<OutboxEntry> claim(Set<String> deliveryTypes, Instant now, int limit) {
+        return rows.values().stream()
+                .filter(e -> e.status() == OutboxStatus.PENDING && !e.nextAttemptAt().isAfter(now)
+                        && deliveryTypes.contains(e.deliveryType()))
+                .sorted(Comparator.comparing(OutboxEntry::nextAttemptAt))
+                .limit(limit)
+                .toList();
+    }
+
+    @Override
+    public void update(List<OutboxEntry> entries) {
+        entries.forEach(entry -> rows.put(entry.id(), entry));
+    }
+
+    @Override
+    public int purgeDelivered(Instant deliveredBefore, Instant keyedDeliveredBefore, int limit) {
+        List<UUID> doomed = new ArrayList<>();
+        for (OutboxEntry entry : rows.values()) {
+            if (entry.status() == OutboxStatus.DELIVERED && entry.deliveredAt().isBefore(deliveredBefore)
+                    && doomed.size() < limit) {
+                doomed.add(entry.id());
+            }
+        }
+        doomed.forEach(rows::remove);
+        return doomed.size();
+    }
+
+    @Override
+    public Optional<OutboxEntry> find(UUID id) {
+        return Optional.ofNullable(rows.get(id));
+    }
+
+    @Override
+    public OutboxStats stats(Instant now) {
+        return new OutboxStats(rows.size(), 0, Duration.ZERO);
+    }
+}

@@ -1,0 +1,191 @@
+package org.eeoutbox.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.eeoutbox.DeliveryInfo;
+import org.eeoutbox.DeliveryResult;
+import org.eeoutbox.MessageDeliverer;
+import org.eeoutbox.OutboxEntry;
+import org.eeoutbox.OutboxMessage;
+import org.eeoutbox.OutboxStatus;
+import org.eeoutbox.spi.TransactionRunner;
+import org.junit.jupiter.api.Test;
+
+/** The processor's decisions, on a fake store; the SQL side is proven against real databases. */
+class OutboxProcessorTest {
+
+    private static final Instant NOW = Instant.parse("2026-12-02T12:00:00Z");
+    private static final TransactionRunner DIRECT = new TransactionRunner() {
+        @Override
+        public <T> T inNewTransaction(Supplier<T> work) {
+            return work.get();
+        }
+    };
+
+    private final InMemoryStore store = new InMemoryStore();
+
+    @Test
+    void aDelivererThatThrowsTurnsItsBatchIntoRetries() {
+        UUID id = add("http");
+        OutboxProcessor processor = processor(deliverer("http", entry -> {
+            throw new IllegalStateException("bug in transport");
+        }), new OutboxListener() { });
+
+        processor.drain();
+
+        OutboxEntry entry = store.rows.get(id);
+        assertEquals(OutboxStatus.PENDING, entry.status());
+        assertEquals(1, entry.attempts());
+        assertTrue(entry.lastError().contains("bug in transport"), entry.lastError());
+    }
+
+    @Test
+    void aDelivererReturningTheWrongNumberOfResultsTurnsItsBatchIntoRetries() {
+        UUID first = add("http");
+        UUID second = add("http");
+        MessageDeliverer shortChanging = new MessageDeliverer() {
+            @Override
+            public String deliveryType() {
+                return "http";
+            }
+
+            @Override
+            public DeliveryResult deliver(OutboxEntry entry) {
+                return DeliveryResult.delivered();
+            }
+
+            @Override
+            public List<DeliveryResult> deliverBatch(List<OutboxEntry> entries) {
+                return List.of(DeliveryResult.delivered());
+            }
+        };
+
+        processor(shortChanging, new OutboxListener() { }).drain();
+
+        assertEquals(OutboxStatus.PENDING, store.rows.get(first).status());
+        assertEquals(OutboxStatus.PENDING, store.rows.get(second).status());
+        assertTrue(store.rows.get(first).lastError().contains("returned 1 results"), store.rows.get(first).lastError());
+    }
+
+    @Test
+    void aThrowingListenerDoesNotStopProcessing() {
+        for (int i = 0; i < 250; i++) {
+            add("http");
+        }
+        AtomicInteger calls = new AtomicInteger();
+        OutboxListener throwing = new OutboxListener() {
+            @Override
+            public void onBatchCommitted(BatchReport report) {
+                calls.incrementAndGet();
+                throw new IllegalStateException("listener bug");
+            }
+        };
+
+        int processed = processor(deliverer("http", entry -> DeliveryResult.delivered()), throwing).drain();
+
+        assertEquals(250, processed);
+        assertEquals(3, calls.get(), "batches of 100, 100 and 50");
+    }
+
+    @Test
+    void entriesOfTypesWithoutADelivererAreNeverClaimed() {
+        UUID smtp = add("smtp");
+        processor(deliverer("http", entry -> DeliveryResult.delivered()), new OutboxListener() { }).drain();
+        assertEquals(0, store.rows.get(smtp).attempts());
+    }
+
+    @Test
+    void twoDeliverersForOneTypeAreRejected() {
+        MessageDeliverer one = deliverer("http", entry -> DeliveryResult.delivered());
+        MessageDeliverer two = deliverer("http", entry -> DeliveryResult.delivered());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new OutboxProcessor(store,
+                DIRECT, List.of(one, two), ProcessorSettings.DEFAULT, new OutboxListener() { }, Runnable::run,
+                Clock.systemUTC()));
+        assertTrue(e.getMessage().contains("Two deliverers for delivery type 'http'"), e.getMessage());
+    }
+
+    @Test
+    void aWakeUpDuringAPassMakesThePassGoRoundOnceMore() throws Exception {
+        add("http");
+        CountDownLatch firstBatchDelivering = new CountDownLatch(1);
+        CountDownLatch secondPublished = new CountDownLatch(1);
+        List<String> delivered = new ArrayList<>();
+        OutboxProcessor processor = processor(deliverer("http", entry -> {
+            delivered.add(entry.payload());
+            if (delivered.size() == 1) {
+                firstBatchDelivering.countDown();
+                await(secondPublished);
+            }
+            return DeliveryResult.delivered();
+        }), new OutboxListener() { });
+
+        CompletableFuture<Integer> running = CompletableFuture.supplyAsync(processor::drain);
+        assertTrue(firstBatchDelivering.await(10, TimeUnit.SECONDS));
+        synchronized (store) {
+            add("http");
+        }
+        assertEquals(0, processor.drain(), "a drain while one runs returns at once");
+        secondPublished.countDown();
+
+        assertEquals(2, running.get(10, TimeUnit.SECONDS), "the running pass went round again for the wake-up");
+        assertEquals(2, delivered.size());
+    }
+
+    private OutboxProcessor processor(MessageDeliverer deliverer, OutboxListener listener) {
+        return new OutboxProcessor(store, DIRECT, List.of(deliverer), ProcessorSettings.DEFAULT, listener,
+                Runnable::run, Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0);
+    }
+
+    private UUID add(String deliveryType) {
+        DeliveryInfo delivery = new DeliveryInfo() {
+            @Override
+            public String deliveryType() {
+                return deliveryType;
+            }
+
+            @Override
+            public String metadataJson() {
+                return "{}";
+            }
+        };
+        OutboxEntry entry = OutboxEntry.create(UUID.randomUUID(), new OutboxMessage("t", "p" + store.rows.size()),
+                delivery, NOW);
+        return store.insert(entry);
+    }
+
+    private static MessageDeliverer deliverer(String type, Function<OutboxEntry, DeliveryResult> outcome) {
+        return new MessageDeliverer() {
+            @Override
+            public String deliveryType() {
+                return type;
+            }
+
+            @Override
+            public DeliveryResult deliver(OutboxEntry entry) {
+                return outcome.apply(entry);
+            }
+        };
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

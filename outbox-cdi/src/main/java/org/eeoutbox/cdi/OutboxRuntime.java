@@ -1,0 +1,224 @@
+package org.eeoutbox.cdi;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Event;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import jakarta.transaction.UserTransaction;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
+import org.eclipse.microprofile.config.Config;
+import org.eeoutbox.MessageDeliverer;
+import org.eeoutbox.OutboxPublisher;
+import org.eeoutbox.engine.BatchReport;
+import org.eeoutbox.engine.OutboxListener;
+import org.eeoutbox.engine.OutboxProcessor;
+import org.eeoutbox.engine.OutboxPurger;
+import org.eeoutbox.engine.StoreOutboxPublisher;
+import org.eeoutbox.jdbc.DatabaseCheck;
+import org.eeoutbox.jdbc.JdbcOutboxStore;
+import org.eeoutbox.jdbc.SqlDialect;
+import org.eeoutbox.jta.AfterCommitWakeUp;
+import org.eeoutbox.jta.JtaConnectionProvider;
+import org.eeoutbox.jta.JtaOutboxPublisher;
+import org.eeoutbox.jta.JtaTransactionRunner;
+import org.eeoutbox.spi.OutboxStats;
+import org.eeoutbox.spi.OutboxStore;
+
+/**
+ * The outbox inside a Jakarta EE application: reads and checks the configuration, looks up the
+ * DataSource and the managed executor, assembles store, publisher, processor and purger, and
+ * schedules them when the application starts; stops them when it stops.
+ *
+ * <p>Startup fails the deployment with a message naming the property or the fix, for invalid
+ * configuration, a missing DataSource or executor, a database check that fails (isolation, schema)
+ * or two deliverers of one type. Processing events ({@link BatchReport}) are fired as CDI events
+ * after each commit. Thread-safe.
+ */
+@ApplicationScoped
+public class OutboxRuntime {
+
+    private static final Logger LOG = System.getLogger(OutboxRuntime.class.getName());
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+
+    @Inject
+    Config config;
+
+    @Inject
+    @Any
+    Instance<MessageDeliverer> delivererBeans;
+
+    @Inject
+    Event<BatchReport> batchEvents;
+
+    @Inject
+    TransportDeliverers transports;
+
+    @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
+    TransactionSynchronizationRegistry registry;
+
+    @Resource(lookup = "java:comp/UserTransaction")
+    UserTransaction userTransaction;
+
+    private final Clock clock = Clock.systemUTC();
+    private OutboxSettings settings;
+    private OutboxScheduler scheduler;
+    private OutboxStore store;
+    private JtaTransactionRunner transactions;
+    private OutboxPublisher publisher;
+    private OutboxProcessor processor;
+    private volatile OutboxStats stats = new OutboxStats(0, 0, Duration.ZERO);
+
+    void onStart(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
+        start();
+    }
+
+    /**
+     * Produces the publisher applications inject; starts the outbox if the application has not
+     * started yet.
+     */
+    @Produces
+    @ApplicationScoped
+    OutboxPublisher publisher() {
+        start();
+        return publisher;
+    }
+
+    /** Returns the settings in force. */
+    OutboxSettings settings() {
+        start();
+        return settings;
+    }
+
+    /** Returns the latest counts, refreshed every {@code outbox.metrics.refresh-interval} once asked for. */
+    OutboxStats stats() {
+        return stats;
+    }
+
+    /** Refreshes {@link #stats()} on schedule from now on; called by the metrics integration. */
+    synchronized void refreshStatsOnSchedule() {
+        start();
+        scheduler.every("stats", Duration.ZERO, settings.statsInterval(),
+                () -> stats = transactions.inNewTransaction(() -> store.stats(clock.instant())));
+    }
+
+    private synchronized void start() {
+        if (settings != null) {
+            return;
+        }
+        OutboxSettings read = OutboxSettings.read(name -> config.getOptionalValue(name, String.class));
+        DataSource dataSource = lookup(read.dataSource(), DataSource.class, "outbox.datasource");
+        ManagedScheduledExecutorService executor =
+                lookup(read.executor(), ManagedScheduledExecutorService.class, "outbox.executor");
+        SqlDialect dialect = checkDatabase(dataSource, read);
+        OutboxScheduler newScheduler = new OutboxScheduler(executor);
+        store = new JdbcOutboxStore(new JtaConnectionProvider(dataSource, registry), dialect);
+        transactions = new JtaTransactionRunner(userTransaction, read.transactionTimeout());
+        List<MessageDeliverer> deliverers = deliverers(read, executor);
+        if (read.processorEnabled()) {
+            processor = new OutboxProcessor(store, transactions, deliverers, read.processor(), listener(), executor, clock);
+            checkTransactionTimeout(read, deliverers);
+        }
+        AfterCommitWakeUp wakeUp = new AfterCommitWakeUp(registry,
+                processor == null ? () -> { } : () -> newScheduler.now("wake-up", processor::drain));
+        publisher = new JtaOutboxPublisher(new StoreOutboxPublisher(store, read.maxPayloadBytes(), clock), wakeUp);
+        if (processor != null) {
+            newScheduler.every("processor", Duration.ZERO, read.pollInterval(), processor::drain);
+        }
+        if (read.purgerEnabled()) {
+            OutboxPurger purger = new OutboxPurger(store, transactions, read.purger(), clock);
+            newScheduler.every("purger", read.purgeInterval(), read.purgeInterval(), purger::purge);
+        }
+        scheduler = newScheduler;
+        settings = read;
+        LOG.log(Level.INFO, "Outbox started on {0} ({1}): processor {2}, delivery types {3}", read.dataSource(),
+                dialect.name(), processor == null ? "disabled" : "every " + read.pollInterval(),
+                deliverers.stream().map(MessageDeliverer::deliveryType).toList());
+    }
+
+    /** Stops the schedules, waits for running batches, closes what the outbox created. */
+    @PreDestroy
+    synchronized void stop() {
+        if (scheduler == null) {
+            return;
+        }
+        if (processor != null) {
+            processor.stop();
+        }
+        if (!scheduler.stop(STOP_TIMEOUT)) {
+            LOG.log(Level.WARNING, "Outbox tasks still running after {0}; their transactions time out", STOP_TIMEOUT);
+        }
+        transports.close();
+        scheduler = null;
+        LOG.log(Level.INFO, "Outbox stopped");
+    }
+
+    private List<MessageDeliverer> deliverers(OutboxSettings read, ManagedScheduledExecutorService executor) {
+        List<MessageDeliverer> deliverers = new ArrayList<>();
+        delivererBeans.forEach(deliverers::add);
+        deliverers.addAll(transports.create(config, executor, clock));
+        return deliverers;
+    }
+
+    private OutboxListener listener() {
+        return new OutboxListener() {
+            @Override
+            public void onBatchCommitted(BatchReport report) {
+                batchEvents.fire(report);
+            }
+        };
+    }
+
+    private static void checkTransactionTimeout(OutboxSettings read, List<MessageDeliverer> deliverers) {
+        for (MessageDeliverer deliverer : deliverers) {
+            Optional<Duration> worst = deliverer.maxBatchDuration(read.processor().batchSize());
+            if (worst.isPresent() && worst.get().compareTo(read.transactionTimeout()) >= 0) {
+                throw new OutboxConfigurationException(List.of("outbox.processor.transaction-timeout="
+                        + read.transactionTimeout() + " is too short: a batch of " + read.processor().batchSize()
+                        + " '" + deliverer.deliveryType() + "' deliveries may take up to " + worst.get()
+                        + "; raise the timeout or lower outbox.processor.batch-size or the transport's timeouts"));
+            }
+        }
+    }
+
+    private static SqlDialect checkDatabase(DataSource dataSource, OutboxSettings read) {
+        try {
+            return DatabaseCheck.run(dataSource, read.createSchema());
+        } catch (SQLException e) {
+            throw new IllegalStateException("outbox.datasource=" + read.dataSource() + ": cannot reach the database: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private static <T> T lookup(String name, Class<T> type, String property) {
+        Object found;
+        try {
+            found = new InitialContext().lookup(name);
+        } catch (NamingException e) {
+            throw new OutboxConfigurationException(List.of(property + "=" + name + " is invalid: nothing is bound "
+                    + "under that JNDI name (" + e.getMessage() + ")"));
+        }
+        if (!type.isInstance(found)) {
+            throw new OutboxConfigurationException(List.of(property + "=" + name + " is invalid: it names a "
+                    + found.getClass().getName() + ", not a " + type.getName()));
+        }
+        return type.cast(found);
+    }
+}

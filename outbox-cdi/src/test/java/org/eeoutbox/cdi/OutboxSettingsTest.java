@@ -1,0 +1,98 @@
+package org.eeoutbox.cdi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.eeoutbox.RetryPolicy;
+import org.junit.jupiter.api.Test;
+
+class OutboxSettingsTest {
+
+    private final Map<String, String> properties = new HashMap<>(Map.of("outbox.datasource", "java:app/jdbc/orders"));
+
+    private OutboxSettings read() {
+        return OutboxSettings.read(name -> Optional.ofNullable(properties.get(name)));
+    }
+
+    @Test
+    void defaultsMatchTheDocumentedOnes() {
+        OutboxSettings settings = read();
+
+        assertEquals("java:app/jdbc/orders", settings.dataSource());
+        assertEquals(OutboxSettings.DEFAULT_EXECUTOR, settings.executor());
+        assertEquals(100, settings.processor().batchSize());
+        assertEquals(1, settings.processor().concurrency());
+        assertEquals(RetryPolicy.DEFAULT, settings.processor().retryPolicy());
+        assertEquals(Duration.ofSeconds(1), settings.pollInterval());
+        assertEquals(Duration.ofDays(7), settings.purger().retention());
+        assertEquals(Duration.ofDays(7), settings.purger().deduplicationWindow());
+        assertEquals(1024 * 1024, settings.maxPayloadBytes());
+        assertTrue(settings.processorEnabled());
+        assertFalse(settings.createSchema());
+    }
+
+    @Test
+    void durationsAcceptIsoAndShortForms() {
+        properties.put("outbox.processor.interval", "500ms");
+        properties.put("outbox.processor.initial-backoff", "PT2S");
+        properties.put("outbox.processor.max-backoff", "5m");
+        properties.put("outbox.purger.retention", "3d");
+        properties.put("outbox.purger.interval", "2h");
+
+        OutboxSettings settings = read();
+
+        assertEquals(Duration.ofMillis(500), settings.pollInterval());
+        assertEquals(Duration.ofSeconds(2), settings.processor().retryPolicy().initialBackoff());
+        assertEquals(Duration.ofMinutes(5), settings.processor().retryPolicy().maxBackoff());
+        assertEquals(Duration.ofDays(3), settings.purger().retention());
+        assertEquals(Duration.ofDays(3), settings.purger().deduplicationWindow(), "the window follows the retention");
+        assertEquals(Duration.ofHours(2), settings.purgeInterval());
+    }
+
+    @Test
+    void sizesAcceptBytesAndBinaryUnits() {
+        properties.put("outbox.payload.max-size", "512KiB");
+        assertEquals(512 * 1024, read().maxPayloadBytes());
+        properties.put("outbox.payload.max-size", "2048");
+        assertEquals(2048, read().maxPayloadBytes());
+    }
+
+    @Test
+    void everyInvalidValueIsReportedWithItsPropertyValueAndRange() {
+        properties.remove("outbox.datasource");
+        properties.put("outbox.processor.batch-size", "0");
+        properties.put("outbox.processor.interval", "-5s");
+        properties.put("outbox.processor.backoff-jitter", "1.5");
+        properties.put("outbox.processor.enabled", "yes");
+        properties.put("outbox.payload.max-size", "lots");
+
+        OutboxConfigurationException e = assertThrows(OutboxConfigurationException.class, this::read);
+
+        assertEquals(6, e.problems().size(), e.getMessage());
+        assertTrue(e.getMessage().contains("outbox.datasource is required"), e.getMessage());
+        assertTrue(e.getMessage().contains("outbox.processor.batch-size=0 is invalid: expected a whole number in [1, 10000]"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("outbox.processor.interval=-5s is invalid"), e.getMessage());
+        assertTrue(e.getMessage().contains("outbox.processor.backoff-jitter=1.5 is invalid: expected a number in [0, 1)"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("outbox.processor.enabled=yes is invalid: expected true or false"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("outbox.payload.max-size=lots is invalid"), e.getMessage());
+    }
+
+    @Test
+    void maxBackoffBelowInitialBackoffIsRejected() {
+        properties.put("outbox.processor.initial-backoff", "1m");
+        properties.put("outbox.processor.max-backoff", "10s");
+
+        OutboxConfigurationException e = assertThrows(OutboxConfigurationException.class, this::read);
+
+        assertTrue(e.getMessage().contains("outbox.processor.max-backoff=PT10S is invalid"), e.getMessage());
+    }
+}
