@@ -71,7 +71,7 @@ public record OutboxSettings(
         int batchSize = values.integer("outbox.processor.batch-size", 100, 1, 10_000);
         int concurrency = values.integer("outbox.processor.concurrency", 1, 1, 64);
         Duration drainBudget = values.duration("outbox.processor.drain-budget", Duration.ofSeconds(5), MILLI);
-        Duration transactionTimeout = values.duration("outbox.processor.transaction-timeout", Duration.ofSeconds(60),
+        Duration transactionTimeout = values.duration("outbox.processor.transaction-timeout", Duration.ofSeconds(120),
                 SECOND);
         RetryPolicy defaults = RetryPolicy.DEFAULT;
         int maxRetries = values.integer("outbox.processor.max-retries", defaults.maxRetries(), 0, 1000);

@@ -1,0 +1,71 @@
+package org.eeoutbox.http;
+
+import java.time.Duration;
+
+/**
+ * How an {@link HttpMessageDeliverer} sends: its timeouts and how many requests it keeps in
+ * flight at once. Immutable; the constructor checks every range and throws
+ * {@link IllegalArgumentException} naming the component and its value.
+ *
+ * @param connectTimeout how long to wait for a connection (TCP and TLS), in
+ *                       {@code [1 ms, 5 min]}; default 5 s
+ * @param requestTimeout how long to wait for the response once the request is under way, in
+ *                       {@code [1 ms, 10 min]}; default 10 s
+ * @param maxInFlight    the most requests the deliverer has open at once, across all callers,
+ *                       in {@code [1, 1024]}; default 32
+ */
+public record HttpDelivererSettings(Duration connectTimeout, Duration requestTimeout, int maxInFlight) {
+
+    private static final Duration MIN_TIMEOUT = Duration.ofMillis(1);
+    private static final Duration MAX_CONNECT_TIMEOUT = Duration.ofMinutes(5);
+    private static final Duration MAX_REQUEST_TIMEOUT = Duration.ofMinutes(10);
+    private static final int MAX_IN_FLIGHT = 1024;
+
+    /** Connect timeout 5 s, request timeout 10 s, 32 requests in flight. */
+    public static final HttpDelivererSettings DEFAULT =
+            new HttpDelivererSettings(Duration.ofSeconds(5), Duration.ofSeconds(10), 32);
+
+    public HttpDelivererSettings {
+        checkRange("connectTimeout", connectTimeout, MAX_CONNECT_TIMEOUT);
+        checkRange("requestTimeout", requestTimeout, MAX_REQUEST_TIMEOUT);
+        if (maxInFlight < 1 || maxInFlight > MAX_IN_FLIGHT) {
+            throw new IllegalArgumentException(
+                    HttpMessages.intOutOfRange("maxInFlight", 1, MAX_IN_FLIGHT, maxInFlight));
+        }
+    }
+
+    private static void checkRange(String name, Duration value, Duration max) {
+        if (value == null) {
+            throw new IllegalArgumentException(HttpMessages.mustNotBeNull(name));
+        }
+        if (value.compareTo(MIN_TIMEOUT) < 0 || value.compareTo(max) > 0) {
+            throw new IllegalArgumentException(HttpMessages.durationOutOfRange(name, MIN_TIMEOUT, max, value));
+        }
+    }
+
+    /**
+     * Returns the longest one attempt may take, {@code connectTimeout + requestTimeout}: the
+     * deliverer gives up on a request, its response body included, after that long. A batch of
+     * {@code n} entries from one caller ends within about {@code ceil(n / maxInFlight)} times
+     * this, more if other callers share the deliverer's in-flight permits; size the
+     * transaction timeout of the processor accordingly.
+     */
+    public Duration attemptTimeout() {
+        return connectTimeout.plus(requestTimeout);
+    }
+
+    /** Returns a copy with the given connect timeout. */
+    public HttpDelivererSettings withConnectTimeout(Duration timeout) {
+        return new HttpDelivererSettings(timeout, requestTimeout, maxInFlight);
+    }
+
+    /** Returns a copy with the given request timeout. */
+    public HttpDelivererSettings withRequestTimeout(Duration timeout) {
+        return new HttpDelivererSettings(connectTimeout, timeout, maxInFlight);
+    }
+
+    /** Returns a copy with the given cap on requests in flight. */
+    public HttpDelivererSettings withMaxInFlight(int max) {
+        return new HttpDelivererSettings(connectTimeout, requestTimeout, max);
+    }
+}

@@ -1,0 +1,568 @@
+package org.eeoutbox.http;
+
+import java.io.IOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpHeaders;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+import org.eeoutbox.DeliveryResult;
+import org.eeoutbox.MessageDeliverer;
+import org.eeoutbox.OutboxEntry;
+import org.eeoutbox.OutboxHeaders;
+
+/**
+ * Delivers {@link HttpDelivery} entries (delivery type {@value HttpDelivery#DELIVERY_TYPE}) with
+ * the JDK {@link HttpClient}: the payload is the request body, sent to the base URL that the
+ * {@link HttpServiceResolver} gives for the entry's service plus the entry's path.
+ *
+ * <h2>Classification</h2>
+ * <table>
+ *   <caption>Outcome of one attempt</caption>
+ *   <tr><th>What happened</th><th>Result</th></tr>
+ *   <tr><td>2xx</td><td>{@link DeliveryResult.Delivered}</td></tr>
+ *   <tr><td>408, 429, 5xx</td><td>{@link DeliveryResult.RetriableFailure}; on 429 and 503 a
+ *       {@code Retry-After} (delta-seconds or HTTP-date, at most one day ahead) sets
+ *       {@code notBefore}</td></tr>
+ *   <tr><td>any other status, 3xx included (redirects are never followed)</td>
+ *       <td>{@link DeliveryResult.PermanentFailure}</td></tr>
+ *   <tr><td>connection failure ({@link ConnectException}) or other {@link IOException}</td>
+ *       <td>retriable</td></tr>
+ *   <tr><td>timeout ({@link HttpTimeoutException}, connect or request), or no complete
+ *       response within {@link HttpDelivererSettings#attemptTimeout()}</td><td>retriable</td></tr>
+ *   <tr><td>TLS failure: an {@link SSLException} (or subclass) anywhere in the cause chain,
+ *       such as an untrusted certificate or a host name mismatch</td><td>permanent</td></tr>
+ *   <tr><td>unknown service (the resolver returns empty), or a base URL that is not a valid
+ *       one</td><td>permanent, naming the service</td></tr>
+ *   <tr><td>unreadable or invalid metadata (not JSON, a missing field, a rule of
+ *       {@link HttpDelivery} broken, a path that would leave the base URL): nothing is
+ *       sent</td><td>permanent</td></tr>
+ *   <tr><td>an entry of another delivery type</td><td>permanent</td></tr>
+ *   <tr><td>the resolver throws, or any other unexpected exception</td><td>retriable</td></tr>
+ *   <tr><td>the deliverer is {@linkplain #close() closed}</td><td>{@link DeliveryResult.Postponed},
+ *       one second ahead, not sent</td></tr>
+ * </table>
+ * A failure's reason reads, for example, {@code HTTP 500 from service 'billing': <body>}, with at
+ * most the first {@value #MAX_BODY_BYTES} bytes of the response body: the rest is never read
+ * (the connection is closed instead), so a huge response body costs nothing.
+ *
+ * <h2>Requests</h2>
+ * The delivery's method, its headers, then {@code Content-Type}, and last
+ * {@value OutboxHeaders#OUTBOX_ID} with the entry's id, which overrides a delivery header of that
+ * name in any case. HTTP/1.1, redirects never followed, TLS certificates and host names verified
+ * against the given {@link SSLContext} (the JVM default unless one is given). Metadata read from
+ * the database is checked again, with every rule of {@link HttpDelivery}, and the final URL must
+ * stay on the base URL's scheme, host and port, below its path.
+ *
+ * <h2>Concurrency</h2>
+ * {@link #deliverBatch} sends the whole batch at once with {@code sendAsync}, at most
+ * {@link HttpDelivererSettings#maxInFlight()} requests in flight across all callers of this
+ * deliverer (the calling thread waits for a permit), and returns the results in input order.
+ * Every attempt ends within {@link HttpDelivererSettings#attemptTimeout()}, its response body
+ * included, so one slow receiver never holds up the others' results beyond that.
+ *
+ * <p>The client runs its asynchronous work on the {@link Executor} given to the constructor;
+ * inside a server pass a managed executor. The deliverer never shuts it down: its owner does.
+ * The JDK client keeps one selector thread of its own, which ends once the deliverer is closed
+ * (Java 21 and later) or unreachable.
+ *
+ * <p>Thread-safe. {@link #deliver} and {@link #deliverBatch} never throw (save
+ * {@link NullPointerException} for a {@code null} argument): every failure is a
+ * {@link DeliveryResult}. If the calling thread is interrupted, entries not yet sent are
+ * postponed, entries in flight are abandoned as retriable, and the interrupt flag is kept.
+ */
+public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseable {
+
+    /** The most bytes of a response body kept for a failure's reason. */
+    public static final int MAX_BODY_BYTES = 2048;
+
+    private static final Logger LOG = System.getLogger(HttpMessageDeliverer.class.getName());
+    private static final Duration CLOSED_RETRY_DELAY = Duration.ofSeconds(1);
+    private static final int MAX_CAUSE_DEPTH = 32;
+
+    private final HttpServiceResolver resolver;
+    private final Clock clock;
+    private final HttpDelivererSettings settings;
+    private final HttpClient client;
+    private final Semaphore permits;
+    private final long attemptTimeoutNanos;
+    private volatile boolean closed;
+
+    /**
+     * Creates a deliverer that verifies TLS certificates against the JVM's default
+     * {@link SSLContext}.
+     *
+     * @see #HttpMessageDeliverer(HttpServiceResolver, Executor, Clock, HttpDelivererSettings, SSLContext)
+     */
+    public HttpMessageDeliverer(HttpServiceResolver resolver, Executor executor, Clock clock,
+                                HttpDelivererSettings settings) {
+        this(resolver, executor, clock, settings, null);
+    }
+
+    /**
+     * Creates a deliverer.
+     *
+     * @param resolver   maps service names to base URLs
+     * @param executor   runs the client's asynchronous work; a managed executor inside a server.
+     *                   Owned by the caller, never shut down here
+     * @param clock      the time {@code Retry-After} is counted from
+     * @param settings   timeouts and the cap on requests in flight
+     * @param sslContext the trust (and key) material for {@code https}, for a custom trust store
+     *                   or in tests; {@code null} for the JVM default. Certificate and host name
+     *                   verification stay on either way
+     * @throws NullPointerException    if an argument other than {@code sslContext} is {@code null}
+     * @throws jakarta.json.JsonException if no Jakarta JSON Processing implementation is
+     *                                 available
+     */
+    public HttpMessageDeliverer(HttpServiceResolver resolver, Executor executor, Clock clock,
+                                HttpDelivererSettings settings, SSLContext sslContext) {
+        this.resolver = Objects.requireNonNull(resolver, "resolver");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(executor, "executor");
+        HttpDelivery.json();
+        HttpClient.Builder builder = HttpClient.newBuilder()
+                .executor(executor)
+                .version(HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .connectTimeout(settings.connectTimeout());
+        if (sslContext != null) {
+            builder.sslContext(sslContext);
+        }
+        this.client = builder.build();
+        this.permits = new Semaphore(settings.maxInFlight(), true);
+        this.attemptTimeoutNanos = settings.attemptTimeout().toNanos();
+        LOG.log(Level.DEBUG, "HTTP deliverer created: {0}, {1}", settings, resolver);
+    }
+
+    /** Returns {@value HttpDelivery#DELIVERY_TYPE}. */
+    @Override
+    public String deliveryType() {
+        return HttpDelivery.DELIVERY_TYPE;
+    }
+
+    /**
+     * Makes one attempt, classified as in the table of this class; never throws.
+     *
+     * @throws NullPointerException if {@code entry} is {@code null}
+     */
+    @Override
+    public DeliveryResult deliver(OutboxEntry entry) {
+        return deliverBatch(List.of(entry)).get(0);
+    }
+
+    /**
+     * Makes one attempt per entry, concurrently within the in-flight cap; returns one result per
+     * entry in input order and never throws.
+     *
+     * @throws NullPointerException if {@code entries} or one of them is {@code null}
+     */
+    @Override
+    public List<DeliveryResult> deliverBatch(List<OutboxEntry> entries) {
+        entries.forEach(entry -> Objects.requireNonNull(entry, "entry"));
+        int count = entries.size();
+        DeliveryResult[] results = new DeliveryResult[count];
+        if (closed) {
+            Instant retryAt = clock.instant().plus(CLOSED_RETRY_DELAY);
+            Arrays.fill(results, DeliveryResult.postponed(HttpMessages.closed(), retryAt));
+            return List.of(results);
+        }
+        Attempt[] attempts = new Attempt[count];
+        try {
+            for (int i = 0; i < count; i++) {
+                Prepared prepared = prepare(entries.get(i));
+                if (prepared.failure() != null) {
+                    results[i] = prepared.failure();
+                } else {
+                    acquirePermit(attempts, i);
+                    attempts[i] = send(prepared);
+                }
+            }
+            for (int i = 0; i < count; i++) {
+                if (attempts[i] != null) {
+                    results[i] = await(attempts[i]);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            DeliveryResult unsent = DeliveryResult.postponed(HttpMessages.interruptedBeforeSending(), clock.instant());
+            settle(results, attempts, unsent,
+                    attempt -> DeliveryResult.retriable(HttpMessages.interruptedWhileWaiting(attempt.service)));
+        } catch (RuntimeException e) {
+            LOG.log(Level.ERROR, "HTTP deliverer failed unexpectedly; unsettled entries of the batch are retriable", e);
+            DeliveryResult failure = DeliveryResult.retriable(HttpMessages.deliverFailed(e));
+            settle(results, attempts, failure, attempt -> failure);
+        }
+        return List.of(results);
+    }
+
+    /**
+     * Returns {@code ceil(batchSize / maxInFlight) × attemptTimeout()}: each wave of requests ends
+     * within one attempt timeout. Callers sharing the deliverer's permits can stretch it.
+     */
+    @Override
+    public Optional<Duration> maxBatchDuration(int batchSize) {
+        long waves = (Math.max(batchSize, 1) + settings.maxInFlight() - 1L) / settings.maxInFlight();
+        return Optional.of(settings.attemptTimeout().multipliedBy(waves));
+    }
+
+    /**
+     * Marks the deliverer closed: later calls postpone their entries without sending. On Java 21
+     * and later also closes the client, which waits for requests in flight and ends its selector
+     * thread. Does not shut down the executor. Idempotent.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        if (client instanceof AutoCloseable closeable) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                LOG.log(Level.WARNING, "Closing the HTTP client failed", e);
+            }
+        }
+    }
+
+    // ---- Preparing a request ----
+
+    private record Prepared(OutboxEntry entry, String service, HttpRequest request, DeliveryResult failure) {
+
+        static Prepared failed(OutboxEntry entry, DeliveryResult failure) {
+            return new Prepared(entry, null, null, failure);
+        }
+    }
+
+    private Prepared prepare(OutboxEntry entry) {
+        if (!HttpDelivery.DELIVERY_TYPE.equals(entry.deliveryType())) {
+            return rejected(entry, HttpMessages.wrongDeliveryType(entry.deliveryType()));
+        }
+        HttpDelivery delivery;
+        try {
+            delivery = HttpDelivery.fromMetadataJson(entry.deliveryMetadata());
+        } catch (IllegalArgumentException e) {
+            return rejected(entry, HttpMessages.invalidMetadata(e.getMessage()));
+        }
+        String service = delivery.serviceName();
+        Optional<URI> baseUrl;
+        try {
+            baseUrl = resolver.resolve(service);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Outbox entry " + entry.id() + ": the HTTP service resolver threw", e);
+            return Prepared.failed(entry, DeliveryResult.retriable(HttpMessages.resolverFailed(service, e)));
+        }
+        if (baseUrl == null || baseUrl.isEmpty()) {
+            return rejected(entry, HttpMessages.unknownService(service));
+        }
+        String problem = HttpRules.baseUrlProblem(baseUrl.get());
+        if (problem != null) {
+            return rejected(entry, HttpMessages.badBaseUrl(service, baseUrl.get(), problem));
+        }
+        URI target = HttpRules.resolve(baseUrl.get(), delivery.path());
+        if (target == null) {
+            return rejected(entry, HttpMessages.leavesHost(service, baseUrl.get() + delivery.path()));
+        }
+        try {
+            HttpRequest.Builder request = HttpRequest.newBuilder(target)
+                    .timeout(settings.requestTimeout())
+                    .method(delivery.method().name(),
+                            HttpRequest.BodyPublishers.ofString(entry.payload(), StandardCharsets.UTF_8));
+            delivery.headers().forEach((name, value) -> {
+                if (!name.equalsIgnoreCase(OutboxHeaders.OUTBOX_ID)) {
+                    request.header(name, value);
+                }
+            });
+            request.setHeader("Content-Type", delivery.contentType());
+            // Last, so that it wins over anything the delivery carries.
+            request.setHeader(OutboxHeaders.OUTBOX_ID, entry.id().toString());
+            return new Prepared(entry, service, request.build(), null);
+        } catch (RuntimeException e) {
+            return rejected(entry, HttpMessages.requestRejected(service, e));
+        }
+    }
+
+    private static Prepared rejected(OutboxEntry entry, String reason) {
+        LOG.log(Level.WARNING, "Outbox entry {0} fails permanently: {1}", entry.id(), reason);
+        return Prepared.failed(entry, DeliveryResult.permanent(reason));
+    }
+
+    // ---- Sending and waiting ----
+
+    /** One request in flight; its permit is released exactly once. */
+    private final class Attempt {
+        final OutboxEntry entry;
+        final String service;
+        final long deadline;
+        final AtomicBoolean released = new AtomicBoolean();
+        volatile HttpResponse.ResponseInfo info;
+        volatile BoundedBodySubscriber body;
+        CompletableFuture<HttpResponse<BoundedBodySubscriber.Prefix>> future;
+        DeliveryResult result;
+
+        Attempt(Prepared prepared) {
+            this.entry = prepared.entry();
+            this.service = prepared.service();
+            this.deadline = System.nanoTime() + attemptTimeoutNanos;
+        }
+
+        boolean pending() {
+            return result == null && future != null && !future.isDone();
+        }
+
+        void release() {
+            if (released.compareAndSet(false, true)) {
+                permits.release();
+            }
+        }
+    }
+
+    /** Waits for a permit; while waiting, expires this caller's own requests past their deadline. */
+    private void acquirePermit(Attempt[] attempts, int upTo) throws InterruptedException {
+        while (!permits.tryAcquire(nanosToNextDeadline(attempts, upTo), TimeUnit.NANOSECONDS)) {
+            long now = System.nanoTime();
+            for (int i = 0; i < upTo; i++) {
+                Attempt attempt = attempts[i];
+                if (attempt != null && attempt.pending() && now - attempt.deadline >= 0) {
+                    attempt.result = expire(attempt);
+                }
+            }
+        }
+    }
+
+    private long nanosToNextDeadline(Attempt[] attempts, int upTo) {
+        long now = System.nanoTime();
+        long wait = attemptTimeoutNanos;
+        for (int i = 0; i < upTo; i++) {
+            Attempt attempt = attempts[i];
+            if (attempt != null && attempt.pending()) {
+                wait = Math.min(wait, attempt.deadline - now);
+            }
+        }
+        return Math.max(wait, 0);
+    }
+
+    private Attempt send(Prepared prepared) {
+        Attempt attempt = new Attempt(prepared);
+        try {
+            attempt.future = client.sendAsync(prepared.request(), info -> {
+                attempt.info = info;
+                BoundedBodySubscriber body = new BoundedBodySubscriber(MAX_BODY_BYTES);
+                attempt.body = body;
+                return body;
+            });
+            attempt.future.whenComplete((response, error) -> attempt.release());
+        } catch (RuntimeException e) {
+            attempt.release();
+            attempt.result = failure(attempt, e);
+        }
+        return attempt;
+    }
+
+    private DeliveryResult await(Attempt attempt) throws InterruptedException {
+        if (attempt.result != null) {
+            return attempt.result;
+        }
+        long remaining = Math.max(0, attempt.deadline - System.nanoTime());
+        try {
+            HttpResponse<BoundedBodySubscriber.Prefix> response = attempt.future.get(remaining, TimeUnit.NANOSECONDS);
+            return outcome(attempt, response.statusCode(), response.headers(), response.body());
+        } catch (TimeoutException e) {
+            return expire(attempt);
+        } catch (ExecutionException e) {
+            return failure(attempt, e.getCause());
+        } catch (CancellationException e) {
+            return failure(attempt, e);
+        }
+    }
+
+    /**
+     * Gives up on a request past its deadline. If the response's status has arrived and only
+     * its body is late, the status decides, with the body received so far.
+     */
+    private DeliveryResult expire(Attempt attempt) {
+        if (attempt.future.isDone()) {
+            return completed(attempt);
+        }
+        HttpResponse.ResponseInfo info = attempt.info;
+        BoundedBodySubscriber body = attempt.body;
+        DeliveryResult result;
+        if (info != null && body != null) {
+            result = outcome(attempt, info.statusCode(), info.headers(), body.finishEarly());
+        } else {
+            result = logged(attempt, DeliveryResult.retriable(
+                    HttpMessages.requestTimeout(attempt.service, settings.attemptTimeout())));
+        }
+        attempt.future.cancel(true);
+        attempt.release();
+        return result;
+    }
+
+    /** Settles every entry still without a result after an interrupt or a bug. */
+    private void settle(DeliveryResult[] results, Attempt[] attempts, DeliveryResult unsent,
+                        Function<Attempt, DeliveryResult> abandoned) {
+        for (int i = 0; i < results.length; i++) {
+            if (results[i] != null) {
+                continue;
+            }
+            Attempt attempt = attempts[i];
+            if (attempt == null) {
+                results[i] = unsent;
+            } else if (attempt.result != null) {
+                results[i] = attempt.result;
+            } else if (attempt.future != null && attempt.future.isDone()) {
+                results[i] = completed(attempt);
+            } else {
+                if (attempt.future != null) {
+                    attempt.future.cancel(true);
+                }
+                attempt.release();
+                results[i] = abandoned.apply(attempt);
+            }
+        }
+    }
+
+    private DeliveryResult completed(Attempt attempt) {
+        try {
+            HttpResponse<BoundedBodySubscriber.Prefix> response = attempt.future.join();
+            return outcome(attempt, response.statusCode(), response.headers(), response.body());
+        } catch (CompletionException e) {
+            return failure(attempt, e.getCause());
+        } catch (CancellationException e) {
+            return failure(attempt, e);
+        }
+    }
+
+    // ---- Classification ----
+
+    private DeliveryResult outcome(Attempt attempt, int status, HttpHeaders headers,
+                                   BoundedBodySubscriber.Prefix body) {
+        if (status >= 200 && status <= 299) {
+            LOG.log(Level.DEBUG, "Outbox entry {0} delivered to HTTP service {1}: HTTP {2}", attempt.entry.id(),
+                    attempt.service, status);
+            return DeliveryResult.delivered();
+        }
+        String location = status >= 300 && status <= 399 ? headers.firstValue("Location").orElse(null) : null;
+        String reason = HttpMessages.status(status, attempt.service, location, text(body.bytes()), body.truncated());
+        if (status == 408 || status == 429 || (status >= 500 && status <= 599)) {
+            Instant notBefore = status == 429 || status == 503
+                    ? RetryAfter.parse(headers.firstValue("Retry-After").orElse(null), clock.instant())
+                    : null;
+            return logged(attempt, DeliveryResult.retriable(reason, notBefore));
+        }
+        return logged(attempt, DeliveryResult.permanent(reason));
+    }
+
+    private DeliveryResult failure(Attempt attempt, Throwable error) {
+        String service = attempt.service;
+        SSLException tls = find(error, SSLException.class);
+        if (tls != null) {
+            return logged(attempt, DeliveryResult.permanent(HttpMessages.tlsFailure(service, tls)));
+        }
+        if (find(error, HttpConnectTimeoutException.class) != null) {
+            return logged(attempt, DeliveryResult.retriable(
+                    HttpMessages.connectTimeout(service, settings.connectTimeout())));
+        }
+        if (find(error, HttpTimeoutException.class) != null) {
+            return logged(attempt, DeliveryResult.retriable(
+                    HttpMessages.requestTimeout(service, settings.requestTimeout())));
+        }
+        ConnectException refused = find(error, ConnectException.class);
+        if (refused != null) {
+            return logged(attempt, DeliveryResult.retriable(HttpMessages.connectFailed(service, refused)));
+        }
+        IOException io = find(error, IOException.class);
+        if (io != null) {
+            return logged(attempt, DeliveryResult.retriable(HttpMessages.ioFailure(service, io)));
+        }
+        IllegalArgumentException rejected = find(error, IllegalArgumentException.class);
+        if (rejected != null) {
+            return logged(attempt, DeliveryResult.permanent(HttpMessages.requestRejected(service, rejected)));
+        }
+        LOG.log(Level.WARNING, "Outbox entry " + attempt.entry.id() + ": unexpected failure sending to HTTP service "
+                + service, error);
+        return DeliveryResult.retriable(HttpMessages.unexpectedFailure(service, error));
+    }
+
+    private static DeliveryResult logged(Attempt attempt, DeliveryResult result) {
+        LOG.log(Level.DEBUG, "Outbox entry {0} to HTTP service {1}: {2}", attempt.entry.id(), attempt.service, result);
+        return result;
+    }
+
+    /** Returns the first throwable of the given type in the cause chain (suppressed ones aside). */
+    private static <T extends Throwable> T find(Throwable error, Class<T> type) {
+        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        Throwable current = error;
+        for (int depth = 0; current != null && depth < MAX_CAUSE_DEPTH && seen.add(current); depth++) {
+            if (type.isInstance(current)) {
+                return type.cast(current);
+            }
+            current = current.getCause();
+        }
+        return null;
+    }
+
+    /**
+     * Decodes a body prefix as UTF-8 (a sequence cut at the end or malformed becomes U+FFFD)
+     * and replaces control characters other than tab and line breaks, which a database text
+     * column (NUL) or a log line should not receive.
+     */
+    static String text(byte[] bytes) {
+        String decoded;
+        try {
+            decoded = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPLACE)
+                    .onUnmappableCharacter(CodingErrorAction.REPLACE)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            decoded = new String(bytes, StandardCharsets.UTF_8);
+        }
+        StringBuilder out = new StringBuilder(decoded.length());
+        for (int i = 0; i < decoded.length(); i++) {
+            char c = decoded.charAt(i);
+            boolean control = (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f;
+            out.append(control ? '\uFFFD' : c);
+        }
+        return out.toString().strip();
+    }
+
+    @Override
+    public String toString() {
+        return "HttpMessageDeliverer[" + settings + ", " + resolver + (closed ? ", closed" : "") + "]";
+    }
+
+    /** Returns the permits free now; for tests. */
+    int availablePermits() {
+        return permits.availablePermits();
+    }
+}

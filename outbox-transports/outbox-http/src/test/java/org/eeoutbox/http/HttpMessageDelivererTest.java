@@ -1,0 +1,644 @@
+package org.eeoutbox.http;
+
+import static org.eeoutbox.http.TestReceiver.answer;
+import static org.eeoutbox.http.TestReceiver.respond;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.StringReader;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.eeoutbox.DeliveryInfo;
+import org.eeoutbox.DeliveryResult;
+import org.eeoutbox.DeliveryResult.Delivered;
+import org.eeoutbox.DeliveryResult.PermanentFailure;
+import org.eeoutbox.DeliveryResult.Postponed;
+import org.eeoutbox.DeliveryResult.RetriableFailure;
+import org.eeoutbox.OutboxEntry;
+import org.eeoutbox.OutboxHeaders;
+import org.eeoutbox.OutboxMessage;
+import org.eeoutbox.OutboxStatus;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The deliverer against a real HTTP server in this JVM: classification, headers, limits. */
+class HttpMessageDelivererTest {
+
+    private static final Instant NOW = Instant.parse("2030-01-01T00:00:00Z");
+    private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
+    private static final int TEN_MIB = 10 << 20;
+    private static final String PAYLOAD = "{\"order\":42}";
+
+    /** Default timeouts, generous for a loaded machine. */
+    private static final HttpDelivererSettings SETTINGS =
+            new HttpDelivererSettings(Duration.ofSeconds(2), Duration.ofSeconds(5), 32);
+    /** Short timeouts, for the tests that wait for one. */
+    private static final HttpDelivererSettings QUICK =
+            new HttpDelivererSettings(Duration.ofSeconds(1), Duration.ofMillis(500), 32);
+
+    private static ExecutorService clientExecutor;
+
+    private final CountDownLatch release = new CountDownLatch(1);
+    private final AtomicBoolean heldBodyFinished = new AtomicBoolean();
+    private final AtomicInteger redirectTargetHits = new AtomicInteger();
+    private TestReceiver receiver;
+    private HttpServiceResolver resolver;
+    private final List<HttpMessageDeliverer> deliverers = new ArrayList<>();
+
+    @BeforeAll
+    static void startExecutor() {
+        clientExecutor = Executors.newFixedThreadPool(4);
+    }
+
+    @AfterAll
+    static void stopExecutor() {
+        clientExecutor.shutdownNow();
+    }
+
+    @BeforeEach
+    void startReceiver() throws IOException {
+        receiver = TestReceiver.http()
+                .on("/ok", answer(200, "thanks"))
+                .on("/accepted", answer(202, ""))
+                .on("/fail", answer(500, "boom"))
+                .on("/busy-seconds", answer(429, "slow down", "Retry-After", "120"))
+                .on("/busy-date", answer(503, "maintenance", "Retry-After",
+                        DateTimeFormatter.RFC_1123_DATE_TIME.format(NOW.plusSeconds(300).atOffset(ZoneOffset.UTC))))
+                .on("/busy-none", answer(429, ""))
+                .on("/request-timeout", answer(408, ""))
+                .on("/missing", answer(404, "no such hook"))
+                .on("/moved", exchange -> respond(exchange, 301, "", "Location", receiver.baseUrl() + "/target"))
+                .on("/target", exchange -> {
+                    redirectTargetHits.incrementAndGet();
+                    respond(exchange, 200, "");
+                })
+                .on("/slow", exchange -> {
+                    release.await(30, TimeUnit.SECONDS);
+                    respond(exchange, 200, "");
+                })
+                .on("/huge-error", exchange -> streamBody(exchange, 500, 'x'))
+                .on("/huge-ok", exchange -> streamBody(exchange, 200, 'x'))
+                .on("/held-body", exchange -> {
+                    exchange.sendResponseHeaders(500, TEN_MIB);
+                    OutputStream out = exchange.getResponseBody();
+                    out.write("y".repeat(4096).getBytes());
+                    out.flush();
+                    release.await(30, TimeUnit.SECONDS);
+                    out.write(new byte[TEN_MIB - 4096]);
+                    out.close();
+                    heldBodyFinished.set(true);
+                })
+                .on("/stalled-ok", exchange -> {
+                    exchange.sendResponseHeaders(200, 0);
+                    OutputStream out = exchange.getResponseBody();
+                    out.write("partial".getBytes());
+                    out.flush();
+                    release.await(30, TimeUnit.SECONDS);
+                    out.close();
+                })
+                .on("/api", answer(200, ""));
+        resolver = HttpServiceResolver.of(Map.of(
+                "receiver", receiver.baseUrl(),
+                "api", URI.create(receiver.baseUrl() + "/api/"),
+                "refused", URI.create("http://127.0.0.1:" + closedPort())));
+    }
+
+    @AfterEach
+    void stopReceiver() {
+        release.countDown();
+        deliverers.forEach(HttpMessageDeliverer::close);
+        receiver.close();
+    }
+
+    // ---- Success and headers ----
+
+    @Test
+    void deliverWhen2xxIsDeliveredWithMethodBodyAndHeaders() throws InterruptedException {
+        HttpDelivery delivery = HttpDelivery.to("receiver").path("/ok?tenant=acme").header("X-Tenant", "acme")
+                .header("Authorization", "Bearer t0k3n").build();
+        OutboxEntry entry = entry(delivery);
+
+        assertInstanceOf(Delivered.class, deliverer(SETTINGS).deliver(entry));
+
+        TestReceiver.Received request = receiver.next();
+        assertEquals("POST", request.method());
+        assertEquals("/ok?tenant=acme", request.uri().toString());
+        assertEquals(PAYLOAD, request.body());
+        assertEquals(List.of("application/json"), request.header("Content-Type"));
+        assertEquals(List.of("acme"), request.header("X-Tenant"));
+        assertEquals(List.of("Bearer t0k3n"), request.header("Authorization"));
+        assertEquals(List.of(entry.id().toString()), request.header(OutboxHeaders.OUTBOX_ID));
+    }
+
+    @Test
+    void deliverWhen202WithEmptyBodyIsDelivered() {
+        assertInstanceOf(Delivered.class, deliver("/accepted"));
+    }
+
+    @Test
+    void deliverSendsMethodAndContentTypeOfTheDelivery() throws InterruptedException {
+        HttpMessageDeliverer deliverer = deliverer(SETTINGS);
+        deliverer.deliver(entry(HttpDelivery.to("receiver").path("/ok").method(HttpMethod.PUT)
+                .contentType("text/plain; charset=utf-8").build()));
+        deliverer.deliver(entry(HttpDelivery.to("receiver").path("/ok").method(HttpMethod.PATCH).build()));
+
+        TestReceiver.Received put = receiver.next();
+        assertEquals("PUT", put.method());
+        assertEquals(List.of("text/plain; charset=utf-8"), put.header("Content-Type"));
+        assertEquals("PATCH", receiver.next().method());
+    }
+
+    @Test
+    void outboxIdOverridesUserHeaderOfTheSameNameInAnyCase() throws InterruptedException {
+        OutboxEntry entry = entry(HttpDelivery.to("receiver").path("/ok").header("X-OUTBOX-ID", "forged").build());
+
+        assertInstanceOf(Delivered.class, deliverer(SETTINGS).deliver(entry));
+
+        assertEquals(List.of(entry.id().toString()), receiver.next().header("x-outbox-id"));
+    }
+
+    @Test
+    void deliverAppendsPathToBaseUrlWithPath() throws InterruptedException {
+        HttpMessageDeliverer deliverer = deliverer(SETTINGS);
+        assertInstanceOf(Delivered.class, deliverer.deliver(entry(HttpDelivery.to("api").path("/hooks/orders").build())));
+        assertInstanceOf(Delivered.class, deliverer.deliver(entry(HttpDelivery.to("api").build())));
+
+        assertEquals("/api/hooks/orders", receiver.next().uri().getPath());
+        assertEquals("/api/", receiver.next().uri().getPath());
+    }
+
+    // ---- Statuses ----
+
+    @Test
+    void deliverWhen500IsRetriableWithBodyInReason() {
+        RetriableFailure failure = assertInstanceOf(RetriableFailure.class, deliver("/fail"));
+        assertEquals("HTTP 500 from service 'receiver': boom", failure.reason());
+        assertNull(failure.notBefore());
+    }
+
+    @Test
+    void deliverWhen429WithRetryAfterSecondsSetsNotBefore() {
+        RetriableFailure failure = assertInstanceOf(RetriableFailure.class, deliver("/busy-seconds"));
+        assertEquals("HTTP 429 from service 'receiver': slow down", failure.reason());
+        assertEquals(NOW.plusSeconds(120), failure.notBefore());
+    }
+
+    @Test
+    void deliverWhen503WithRetryAfterDateSetsNotBefore() {
+        RetriableFailure failure = assertInstanceOf(RetriableFailure.class, deliver("/busy-date"));
+        assertTrue(failure.reason().startsWith("HTTP 503 from service 'receiver'"), failure.reason());
+        assertEquals(NOW.plusSeconds(300), failure.notBefore());
+    }
+
+    @Test
+    void deliverWhen429WithoutRetryAfterLeavesBackoffToThePolicy() {
+        RetriableFailure failure = assertInstanceOf(RetriableFailure.class, deliver("/busy-none"));
+        assertEquals("HTTP 429 from service 'receiver'", failure.reason());
+        assertNull(failure.notBefore());
+    }
+
+    @Test
+    void deliverWhen408IsRetriable() {
+        assertInstanceOf(RetriableFailure.class, deliver("/request-timeout"));
+    }
+
+    @Test
+    void deliverWhen404IsPermanent() {
+        PermanentFailure failure = assertInstanceOf(PermanentFailure.class, deliver("/missing"));
+        assertEquals("HTTP 404 from service 'receiver': no such hook", failure.reason());
+    }
+
+    @Test
+    void deliverWhen301IsPermanentAndRedirectIsNotFollowed() {
+        PermanentFailure failure = assertInstanceOf(PermanentFailure.class, deliver("/moved"));
+
+        assertTrue(failure.reason().startsWith("HTTP 301 from service 'receiver' (redirect to \""
+                + receiver.baseUrl() + "/target\" not followed)"), failure.reason());
+        assertEquals(0, redirectTargetHits.get());
+    }
+
+    // ---- Bounded bodies and timeouts ----
+
+    @Test
+    void deliverWhenHugeErrorBodyKeepsOnly2KiBAndReturnsQuickly() {
+        long start = System.nanoTime();
+        RetriableFailure failure = assertInstanceOf(RetriableFailure.class, deliver("/huge-error"));
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+
+        assertEquals("HTTP 500 from service 'receiver': " + "x".repeat(2048) + " [truncated]", failure.reason());
+        assertTrue(elapsed.compareTo(Duration.ofSeconds(3)) < 0, "took " + elapsed);
+    }
+
+    @Test
+    void deliverWhenHugeSuccessBodyDoesNotReadIt() {
+        long start = System.nanoTime();
+        assertInstanceOf(Delivered.class, deliver("/huge-ok"));
+        assertTrue(Duration.ofNanos(System.nanoTime() - start).compareTo(Duration.ofSeconds(3)) < 0);
+    }
+
+    @Test
+    void deliverReturnsBeforeTheRestOfABodyIsEvenSent() {
+        long start = System.nanoTime();
+        RetriableFailure failure = assertInstanceOf(RetriableFailure.class, deliver("/held-body"));
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+
+        // The server holds all but 4 KiB of its 10 MiB until the test ends: the result came first.
+        assertFalse(heldBodyFinished.get());
+        assertTrue(elapsed.compareTo(SETTINGS.attemptTimeout()) < 0, "took " + elapsed);
+        assertEquals("HTTP 500 from service 'receiver': " + "y".repeat(2048) + " [truncated]", failure.reason());
+    }
+
+    @Test
+    void deliverWhenResponseIsSlowerThanRequestTimeoutIsRetriable() {
+        HttpMessageDeliverer deliverer = deliverer(QUICK);
+        long start = System.nanoTime();
+        RetriableFailure failure = assertInstanceOf(RetriableFailure.class,
+                deliverer.deliver(entry(HttpDelivery.to("receiver").path("/slow").build())));
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+
+        assertEquals("no response from HTTP service 'receiver' within the request timeout of PT0.5S",
+                failure.reason());
+        assertTrue(elapsed.compareTo(Duration.ofMillis(450)) >= 0, "took " + elapsed);
+        assertTrue(elapsed.compareTo(Duration.ofSeconds(4)) < 0, "took " + elapsed);
+        assertEquals(QUICK.maxInFlight(), deliverer.availablePermits());
+    }
+
+    @Test
+    void deliverWhenBodyStallsAfter2xxIsDeliveredAtTheDeadline() {
+        HttpMessageDeliverer deliverer = deliverer(QUICK);
+        long start = System.nanoTime();
+        assertInstanceOf(Delivered.class,
+                deliverer.deliver(entry(HttpDelivery.to("receiver").path("/stalled-ok").build())));
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+
+        assertTrue(elapsed.compareTo(QUICK.attemptTimeout().plusSeconds(3)) < 0, "took " + elapsed);
+        assertEquals(QUICK.maxInFlight(), deliverer.availablePermits());
+    }
+
+    // ---- Connection and TLS failures ----
+
+    @Test
+    void deliverWhenPortRefusesConnectionsIsRetriable() {
+        RetriableFailure failure = assertInstanceOf(RetriableFailure.class,
+                deliverer(SETTINGS).deliver(entry(HttpDelivery.to("refused").path("/ok").build())));
+        assertTrue(failure.reason().startsWith("could not connect to HTTP service 'refused'"), failure.reason());
+    }
+
+    @Test
+    void deliverWhenCertificateIsUntrustedIsPermanentAndSendsNothing() throws Exception {
+        try (TestReceiver tls = TestReceiver.https(TestTls.serverContext()).on("/ok", answer(200, ""))) {
+            HttpMessageDeliverer deliverer = track(new HttpMessageDeliverer(
+                    HttpServiceResolver.of(Map.of("secure", tls.baseUrl())), clientExecutor, CLOCK, SETTINGS));
+
+            PermanentFailure failure = assertInstanceOf(PermanentFailure.class,
+                    deliverer.deliver(entry(HttpDelivery.to("secure").path("/ok").build())));
+
+            assertTrue(failure.reason().startsWith("TLS failure with HTTP service 'secure': javax.net.ssl."),
+                    failure.reason());
+            assertEquals(0, tls.pending());
+        }
+    }
+
+    @Test
+    void deliverWithSslContextTrustingTheCertificateIsDelivered() throws Exception {
+        try (TestReceiver tls = TestReceiver.https(TestTls.serverContext()).on("/ok", answer(200, ""))) {
+            HttpMessageDeliverer deliverer = track(new HttpMessageDeliverer(
+                    HttpServiceResolver.of(Map.of("secure", tls.baseUrl())), clientExecutor, CLOCK, SETTINGS,
+                    TestTls.trustingClientContext()));
+
+            assertInstanceOf(Delivered.class, deliverer.deliver(entry(HttpDelivery.to("secure").path("/ok").build())));
+            assertEquals("/ok", tls.next().uri().getPath());
+        }
+    }
+
+    // ---- Services and metadata ----
+
+    @Test
+    void deliverWhenServiceIsUnknownIsPermanentNamingTheService() {
+        PermanentFailure failure = assertInstanceOf(PermanentFailure.class,
+                deliverer(SETTINGS).deliver(entry(HttpDelivery.to("nope").path("/ok").build())));
+        assertEquals("unknown HTTP service 'nope': no base URL is configured for it (outbox.http.service.nope.url)",
+                failure.reason());
+    }
+
+    @Test
+    void deliverWhenResolverThrowsIsRetriable() {
+        HttpMessageDeliverer deliverer = track(new HttpMessageDeliverer(name -> {
+            throw new IllegalStateException("config source down");
+        }, clientExecutor, CLOCK, SETTINGS));
+
+        RetriableFailure failure = assertInstanceOf(RetriableFailure.class,
+                deliverer.deliver(entry(HttpDelivery.to("receiver").path("/ok").build())));
+        assertTrue(failure.reason().contains("'receiver'") && failure.reason().contains("config source down"),
+                failure.reason());
+    }
+
+    @Test
+    void deliverWhenResolverGivesInvalidBaseUrlIsPermanent() {
+        HttpMessageDeliverer deliverer = track(new HttpMessageDeliverer(
+                name -> Optional.of(URI.create("http://user:secret@127.0.0.1/")), clientExecutor, CLOCK, SETTINGS));
+
+        PermanentFailure failure = assertInstanceOf(PermanentFailure.class,
+                deliverer.deliver(entry(HttpDelivery.to("receiver").path("/ok").build())));
+        assertTrue(failure.reason().startsWith("base URL of HTTP service 'receiver' must not contain user info"),
+                failure.reason());
+        assertEquals(0, receiver.pending());
+    }
+
+    static Stream<Arguments> tamperedMetadata() {
+        String valid = HttpDelivery.to("receiver").path("/ok").build().metadataJson();
+        JsonObjectBuilder manyHeaders = Json.createObjectBuilder();
+        for (int i = 0; i <= HttpDelivery.MAX_HEADERS; i++) {
+            manyHeaders.add("X-H" + i, "v");
+        }
+        return Stream.of(
+                Arguments.of("not JSON", "not json", "metadata is not a JSON object"),
+                Arguments.of("a JSON array", "[]", "metadata is not a JSON object"),
+                Arguments.of("no service", "{}", "metadata field \"service\" is missing"),
+                Arguments.of("service of wrong type", with(valid, "service", Json.createValue(42)),
+                        "metadata field \"service\" must be a string"),
+                Arguments.of("service with traversal", with(valid, "service", Json.createValue("../receiver")),
+                        "serviceName"),
+                Arguments.of("no path", without(valid, "path"), "metadata field \"path\" is missing"),
+                Arguments.of("path naming another host", with(valid, "path", Json.createValue("//evil.example/x")),
+                        "path must not start with '//'"),
+                Arguments.of("path with a scheme", with(valid, "path", Json.createValue("http://evil.example/x")),
+                        "path must not contain a scheme"),
+                Arguments.of("path with CRLF", with(valid, "path", Json.createValue("/ok\r\nHost: evil.example")),
+                        "path must not contain CR or LF"),
+                Arguments.of("path with dot segments", with(valid, "path", Json.createValue("/ok/../../admin")),
+                        "path must not contain '.' or '..' segments"),
+                Arguments.of("path with encoded dot segments", with(valid, "path", Json.createValue("/ok/%2E%2e/admin")),
+                        "path must not contain '.' or '..' segments"),
+                Arguments.of("method not allowed", with(valid, "method", Json.createValue("DELETE")),
+                        "metadata field \"method\" must be one of POST, PUT, PATCH"),
+                Arguments.of("content type with CRLF",
+                        with(valid, "contentType", Json.createValue("text/plain\r\nX-Injected: yes")), "contentType"),
+                Arguments.of("Host header", with(valid, "headers", Json.createObjectBuilder().add("Host", "evil").build()),
+                        "header \"Host\" is not allowed"),
+                Arguments.of("Transfer-Encoding header",
+                        with(valid, "headers", Json.createObjectBuilder().add("Transfer-Encoding", "chunked").build()),
+                        "header \"Transfer-Encoding\" is not allowed"),
+                Arguments.of("header value with CRLF",
+                        with(valid, "headers", Json.createObjectBuilder().add("X-Test", "a\r\nX-Injected: yes").build()),
+                        "value of header \"X-Test\" must not contain CR, LF or NUL"),
+                Arguments.of("header name with a colon",
+                        with(valid, "headers", Json.createObjectBuilder().add("X-Test: a\r\nX-Injected", "yes").build()),
+                        "is not a valid HTTP token"),
+                Arguments.of("headers of wrong type", with(valid, "headers", JsonValue.EMPTY_JSON_ARRAY),
+                        "metadata field \"headers\" must be an object"),
+                Arguments.of("header value of wrong type",
+                        with(valid, "headers", Json.createObjectBuilder().add("X-Test", 1).build()),
+                        "metadata field \"headers.X-Test\" must be a string"),
+                Arguments.of("101 headers", with(valid, "headers", manyHeaders.build()), "at most 100 headers"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("tamperedMetadata")
+    void deliverWhenMetadataIsTamperedIsPermanentAndSendsNothing(String name, String metadata, String expected) {
+        PermanentFailure failure = assertInstanceOf(PermanentFailure.class,
+                deliverer(SETTINGS).deliver(rawEntry(HttpDelivery.DELIVERY_TYPE, metadata)));
+
+        assertTrue(failure.reason().startsWith("invalid HTTP delivery metadata, not sent: "), failure.reason());
+        assertTrue(failure.reason().contains(expected), failure.reason());
+        assertFalse(failure.reason().contains("\r") || failure.reason().contains("\n"), failure.reason());
+        assertEquals(0, receiver.pending());
+    }
+
+    @Test
+    void deliverWhenEntryIsOfAnotherDeliveryTypeIsPermanent() {
+        String metadata = HttpDelivery.to("receiver").path("/ok").build().metadataJson();
+        PermanentFailure failure = assertInstanceOf(PermanentFailure.class,
+                deliverer(SETTINGS).deliver(rawEntry("kafka", metadata)));
+        assertEquals("entry of delivery type \"kafka\" was given to the HTTP deliverer", failure.reason());
+        assertEquals(0, receiver.pending());
+    }
+
+    // ---- Batches and concurrency ----
+
+    @Test
+    void deliverBatchReturnsResultsInInputOrder() {
+        List<OutboxEntry> entries = List.of(
+                entry(HttpDelivery.to("receiver").path("/fail").build()),
+                entry(HttpDelivery.to("receiver").path("/ok").build()),
+                entry(HttpDelivery.to("nope").path("/ok").build()),
+                rawEntry(HttpDelivery.DELIVERY_TYPE, "{"),
+                entry(HttpDelivery.to("receiver").path("/missing").build()),
+                entry(HttpDelivery.to("refused").path("/ok").build()),
+                entry(HttpDelivery.to("receiver").path("/accepted").build()));
+
+        List<DeliveryResult> results = deliverer(SETTINGS).deliverBatch(entries);
+
+        assertEquals(List.of(RetriableFailure.class, Delivered.class, PermanentFailure.class, PermanentFailure.class,
+                        PermanentFailure.class, RetriableFailure.class, Delivered.class),
+                results.stream().map(Object::getClass).toList());
+        assertTrue(((PermanentFailure) results.get(4)).reason().startsWith("HTTP 404"));
+    }
+
+    @Test
+    void deliverBatchIsNotHeldUpBySlowReceiverBeyondItsTimeout() throws InterruptedException {
+        HttpMessageDeliverer deliverer = deliverer(QUICK);
+        long start = System.nanoTime();
+        List<DeliveryResult> results = deliverer.deliverBatch(List.of(
+                entry(HttpDelivery.to("receiver").path("/slow").build()),
+                entry(HttpDelivery.to("receiver").path("/ok").build()),
+                entry(HttpDelivery.to("receiver").path("/ok").build())));
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+
+        assertInstanceOf(RetriableFailure.class, results.get(0));
+        assertInstanceOf(Delivered.class, results.get(1));
+        assertInstanceOf(Delivered.class, results.get(2));
+        assertTrue(elapsed.compareTo(QUICK.attemptTimeout().plusSeconds(2)) < 0, "took " + elapsed);
+        List<String> paths = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            paths.add(receiver.next().uri().getPath());
+        }
+        paths.sort(null);
+        assertEquals(List.of("/ok", "/ok", "/slow"), paths);
+    }
+
+    @ParameterizedTest(name = "{0} caller(s)")
+    @ValueSource(ints = {1, 2})
+    void deliverBatchKeepsAtMostMaxInFlightRequestsOpenAcrossCallers(int callers) throws Exception {
+        int cap = 3;
+        int perCaller = 5;
+        int total = callers * perCaller;
+        AtomicInteger open = new AtomicInteger();
+        AtomicInteger maxOpen = new AtomicInteger();
+        CountDownLatch gate = new CountDownLatch(1);
+        receiver.on("/gated", exchange -> {
+            maxOpen.accumulateAndGet(open.incrementAndGet(), Math::max);
+            try {
+                gate.await(30, TimeUnit.SECONDS);
+            } finally {
+                open.decrementAndGet();
+            }
+            respond(exchange, 200, "");
+        });
+        HttpMessageDeliverer deliverer = deliverer(SETTINGS.withMaxInFlight(cap));
+
+        ExecutorService callerThreads = Executors.newFixedThreadPool(callers);
+        try {
+            List<CompletableFuture<List<DeliveryResult>>> batches = new ArrayList<>();
+            for (int c = 0; c < callers; c++) {
+                List<OutboxEntry> entries = new ArrayList<>();
+                for (int i = 0; i < perCaller; i++) {
+                    entries.add(entry(HttpDelivery.to("receiver").path("/gated").build()));
+                }
+                batches.add(CompletableFuture.supplyAsync(() -> deliverer.deliverBatch(entries), callerThreads));
+            }
+            for (int i = 0; i < cap; i++) {
+                assertNotNull(receiver.next(), "request " + (i + 1) + " of the cap did not arrive");
+            }
+            // The cap is reached and all its requests are held: no further request may arrive.
+            assertNull(receiver.next(300, TimeUnit.MILLISECONDS));
+            assertEquals(cap, open.get());
+            assertEquals(0, deliverer.availablePermits());
+            gate.countDown();
+
+            for (CompletableFuture<List<DeliveryResult>> batch : batches) {
+                List<DeliveryResult> results = batch.get(30, TimeUnit.SECONDS);
+                assertEquals(perCaller, results.size());
+                assertTrue(results.stream().allMatch(Delivered.class::isInstance), results.toString());
+            }
+            for (int i = cap; i < total; i++) {
+                assertNotNull(receiver.next());
+            }
+            assertEquals(cap, maxOpen.get());
+            assertEquals(cap, deliverer.availablePermits());
+        } finally {
+            gate.countDown();
+            callerThreads.shutdownNow();
+        }
+    }
+
+    @Test
+    void deliverWhenInterruptedAbandonsRequestAndKeepsTheFlag() throws InterruptedException {
+        HttpMessageDeliverer deliverer = deliverer(SETTINGS);
+        AtomicReference<DeliveryResult> result = new AtomicReference<>();
+        AtomicBoolean stillInterrupted = new AtomicBoolean();
+        Thread caller = new Thread(() -> {
+            result.set(deliverer.deliver(entry(HttpDelivery.to("receiver").path("/slow").build())));
+            stillInterrupted.set(Thread.currentThread().isInterrupted());
+        });
+        caller.start();
+        assertNotNull(receiver.next());
+
+        caller.interrupt();
+        caller.join(10_000);
+
+        RetriableFailure failure = assertInstanceOf(RetriableFailure.class, result.get());
+        assertTrue(failure.reason().startsWith("interrupted while waiting for HTTP service 'receiver'"),
+                failure.reason());
+        assertTrue(stillInterrupted.get());
+        assertEquals(SETTINGS.maxInFlight(), deliverer.availablePermits());
+    }
+
+    @Test
+    void deliverWhenClosedPostponesWithoutSending() {
+        HttpMessageDeliverer deliverer = deliverer(SETTINGS);
+        deliverer.close();
+
+        Postponed postponed = assertInstanceOf(Postponed.class,
+                deliverer.deliver(entry(HttpDelivery.to("receiver").path("/ok").build())));
+        assertEquals(NOW.plusSeconds(1), postponed.notBefore());
+        assertEquals(0, receiver.pending());
+    }
+
+    @Test
+    void deliveryTypeIsHttp() {
+        assertEquals("http", deliverer(SETTINGS).deliveryType());
+    }
+
+    // ---- Helpers ----
+
+    private DeliveryResult deliver(String path) {
+        return deliverer(SETTINGS).deliver(entry(HttpDelivery.to("receiver").path(path).build()));
+    }
+
+    private HttpMessageDeliverer deliverer(HttpDelivererSettings settings) {
+        return track(new HttpMessageDeliverer(resolver, clientExecutor, CLOCK, settings));
+    }
+
+    private HttpMessageDeliverer track(HttpMessageDeliverer deliverer) {
+        deliverers.add(deliverer);
+        return deliverer;
+    }
+
+    private static OutboxEntry entry(DeliveryInfo delivery) {
+        return OutboxEntry.create(UUID.randomUUID(), new OutboxMessage("order.created", PAYLOAD), delivery, NOW);
+    }
+
+    private static OutboxEntry rawEntry(String deliveryType, String metadata) {
+        return new OutboxEntry(UUID.randomUUID(), "order.created", PAYLOAD, deliveryType, metadata, null,
+                OutboxStatus.PENDING, 0, NOW, NOW, NOW, null, null);
+    }
+
+    private static String with(String json, String field, JsonValue value) {
+        return Json.createObjectBuilder(Json.createReader(new StringReader(json)).readObject())
+                .add(field, value).build().toString();
+    }
+
+    private static String without(String json, String field) {
+        return Json.createObjectBuilder(Json.createReader(new StringReader(json)).readObject())
+                .remove(field).build().toString();
+    }
+
+    private static int closedPort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Sends a 10 MiB body in 64 KiB chunks, as long as the client reads. */
+    private static void streamBody(com.sun.net.httpserver.HttpExchange exchange, int status, char filler)
+            throws IOException {
+        byte[] chunk = new byte[64 * 1024];
+        Arrays.fill(chunk, (byte) filler);
+        exchange.sendResponseHeaders(status, TEN_MIB);
+        try (OutputStream out = exchange.getResponseBody()) {
+            for (int sent = 0; sent < TEN_MIB; sent += chunk.length) {
+                out.write(chunk);
+            }
+        }
+    }
+}
