@@ -1,0 +1,40 @@
+package org.eeoutbox.testkit;
+
+import javax.sql.DataSource;
+
+/**
+ * A real database for tests: an embedded server started once per JVM, or an external server given
+ * by configuration (see {@link TestDatabases}).
+ *
+ * <p>Instances are shared by every test of the JVM and are safe for concurrent use. Tests must not
+ * close the {@link #dataSource()}; a JVM shutdown hook closes it and stops the embedded server.
+ */
+public interface TestDatabase {
+
+    /** Returns {@code "postgresql"} or {@code "mysql"}. */
+    String name();
+
+    /** Returns the JDBC URL of the test database ({@code outbox} on the embedded servers). */
+    String jdbcUrl();
+
+    /** Returns the user {@link #dataSource()} logs in as. */
+    String user();
+
+    /** Returns the password {@link #dataSource()} logs in with; empty on the embedded servers. */
+    String password();
+
+    /**
+     * Returns the pooled DataSource shared by all tests of the JVM (HikariCP, at most 16
+     * connections, auto-commit on by default). Connections must be closed after use.
+     */
+    DataSource dataSource();
+
+    /**
+     * Drops the given tables if they exist, in one statement, together with anything that depends on
+     * them (PostgreSQL {@code CASCADE}). Does nothing when no table is given.
+     *
+     * @param tables unquoted table names, trusted (they are pasted into the statement)
+     * @throws IllegalStateException if the statement fails
+     */
+    void dropTables(String... tables);
+}
