@@ -212,20 +212,36 @@ public final class OutboxProcessor {
 
     /** Calls the deliverer, turning a broken contract (a throw, a wrong count) into retries. */
     private static List<DeliveryResult> deliverBatch(MessageDeliverer deliverer, List<OutboxEntry> batch) {
-        String broken;
+        String type = deliverer.deliveryType();
         try {
             List<DeliveryResult> results = deliverer.deliverBatch(batch);
-            if (results != null && results.size() == batch.size() && !results.contains(null)) {
+            if (isComplete(results, batch.size())) {
                 return results;
             }
-            broken = "deliverer for type '" + deliverer.deliveryType() + "' returned "
+            String broken = "deliverer for type '" + type + "' returned "
                     + (results == null ? "null" : results.size() + " results, some maybe null,")
                     + " for " + batch.size() + " entries";
+            LOG.log(Level.ERROR, "Broken MessageDeliverer contract, retrying the batch: {0}", broken);
+            return Collections.nCopies(batch.size(), DeliveryResult.retriable(broken));
         } catch (RuntimeException e) {
-            broken = "deliverer for type '" + deliverer.deliveryType() + "' threw " + e;
+            LOG.log(Level.ERROR, "Broken MessageDeliverer contract: the deliverer for type '" + type
+                    + "' threw; retrying the batch", e);
+            return Collections.nCopies(batch.size(), DeliveryResult.retriable("deliverer for type '" + type
+                    + "' threw " + e));
         }
-        LOG.log(Level.ERROR, "Broken MessageDeliverer contract, retrying the batch: {0}", broken);
-        return Collections.nCopies(batch.size(), DeliveryResult.retriable(broken));
+    }
+
+    /** Whether there is one non-null result per entry (immutable lists refuse {@code contains(null)}). */
+    private static boolean isComplete(List<DeliveryResult> results, int expected) {
+        if (results == null || results.size() != expected) {
+            return false;
+        }
+        for (DeliveryResult result : results) {
+            if (result == null) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The one place that decides an entry's next state from its delivery result. */

@@ -82,6 +82,33 @@ class OutboxProcessorTest {
     }
 
     @Test
+    void immutableResultListsAreAccepted() {
+        UUID first = add("http");
+        UUID second = add("http");
+        MessageDeliverer immutable = new MessageDeliverer() {
+            @Override
+            public String deliveryType() {
+                return "http";
+            }
+
+            @Override
+            public DeliveryResult deliver(OutboxEntry entry) {
+                return DeliveryResult.delivered();
+            }
+
+            @Override
+            public List<DeliveryResult> deliverBatch(List<OutboxEntry> entries) {
+                return List.of(DeliveryResult.delivered(), DeliveryResult.permanent("HTTP 404"));
+            }
+        };
+
+        processor(immutable, new OutboxListener() { }).drain();
+
+        assertEquals(OutboxStatus.DELIVERED, store.rows.get(first).status());
+        assertEquals(OutboxStatus.FAILED, store.rows.get(second).status());
+    }
+
+    @Test
     void aThrowingListenerDoesNotStopProcessing() {
         for (int i = 0; i < 250; i++) {
             add("http");

@@ -200,7 +200,7 @@ public class OutboxRuntime {
 
     private static SqlDialect checkDatabase(DataSource dataSource, OutboxSettings read) {
         try {
-            return DatabaseCheck.run(dataSource, read.createSchema());
+            return DatabaseCheck.forJtaTransactions(dataSource, read.createSchema());
         } catch (SQLException e) {
             throw new IllegalStateException("outbox.datasource=" + read.dataSource() + ": cannot reach the database: "
                     + e.getMessage(), e);

@@ -23,18 +23,37 @@ public final class DatabaseCheck {
     }
 
     /**
-     * Runs the checks on one connection of {@code dataSource}, outside any transaction.
+     * The checks for a store that joins the application's JTA transactions: the isolation of
+     * those transactions is the DataSource's, so it must be READ COMMITTED.
      *
      * @param createSchema whether a missing outbox table may be created
      * @return the dialect of the database
      * @throws IllegalStateException if a check fails; the message names the fix
      * @throws SQLException          if the database cannot be reached
      */
-    public static SqlDialect run(DataSource dataSource, boolean createSchema) throws SQLException {
+    public static SqlDialect forJtaTransactions(DataSource dataSource, boolean createSchema) throws SQLException {
+        return run(dataSource, createSchema, true);
+    }
+
+    /**
+     * The checks for a store used with {@link DataSourceTransactions}, which sets READ COMMITTED
+     * on each transaction itself, so the DataSource's default isolation does not matter.
+     *
+     * @param createSchema whether a missing outbox table may be created
+     * @return the dialect of the database
+     * @throws IllegalStateException if a check fails; the message names the fix
+     * @throws SQLException          if the database cannot be reached
+     */
+    public static SqlDialect forLocalTransactions(DataSource dataSource, boolean createSchema) throws SQLException {
+        return run(dataSource, createSchema, false);
+    }
+
+    private static SqlDialect run(DataSource dataSource, boolean createSchema, boolean requireReadCommitted)
+            throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
             SqlDialect dialect = SqlDialect.detect(connection);
             int isolation = connection.getTransactionIsolation();
-            if (isolation != Connection.TRANSACTION_READ_COMMITTED) {
+            if (requireReadCommitted && isolation != Connection.TRANSACTION_READ_COMMITTED) {
                 throw new IllegalStateException("The outbox DataSource runs at "
                         + ISOLATION_NAMES.getOrDefault(isolation, "level " + isolation)
                         + " isolation; the outbox needs READ COMMITTED (the claim relies on it). Set it on the "

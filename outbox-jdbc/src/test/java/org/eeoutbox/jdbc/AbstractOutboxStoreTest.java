@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -32,6 +33,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import javax.sql.DataSource;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxMessage;
@@ -560,6 +562,26 @@ abstract class AbstractOutboxStoreTest {
         } finally {
             sql("ALTER TABLE outbox_aside RENAME TO outbox");
         }
+    }
+
+    @Test
+    final void jtaCheckRefusesADataSourceThatIsNotReadCommitted() throws SQLException {
+        DataSource repeatableRead = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
+                    Object result = method.invoke(database.dataSource(), args);
+                    if (method.getName().equals("getConnection")) {
+                        ((Connection) result).setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+                    }
+                    return result;
+                });
+
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> DatabaseCheck.forJtaTransactions(repeatableRead, false));
+
+        assertTrue(e.getMessage().contains("runs at REPEATABLE READ isolation"), e.getMessage());
+        assertTrue(e.getMessage().contains("isolationLevel = Connection.TRANSACTION_READ_COMMITTED"), e.getMessage());
+        assertEquals(store.dialect().name(), DatabaseCheck.forLocalTransactions(repeatableRead, false).name(),
+                "local transactions set READ COMMITTED themselves");
     }
 
     // ---------------------------------------------------------------- helpers

@@ -1,0 +1,118 @@
+package org.eeoutbox.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.eeoutbox.OutboxHeaders;
+import org.eeoutbox.OutboxMessage;
+import org.eeoutbox.RetryPolicy;
+import org.eeoutbox.engine.OutboxListener;
+import org.eeoutbox.engine.OutboxProcessor;
+import org.eeoutbox.engine.ProcessorSettings;
+import org.eeoutbox.engine.StoreOutboxPublisher;
+import org.eeoutbox.jdbc.DataSourceTransactions;
+import org.eeoutbox.jdbc.DatabaseCheck;
+import org.eeoutbox.jdbc.JdbcOutboxStore;
+import org.eeoutbox.testkit.TestDatabase;
+import org.eeoutbox.testkit.TestDatabases;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The engine, the real PostgreSQL store and this transport together, against a real HTTP server. */
+class HttpEndToEndTest {
+
+    private static final int MESSAGES = 5_000;
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void fiveThousandMessagesPublishedInTransactionsAreEachDeliveredOnceOverHttp() throws Exception {
+        TestDatabase database = TestDatabases.postgresql();
+        database.dropTables("outbox");
+        DataSourceTransactions transactions = new DataSourceTransactions(database.dataSource());
+        JdbcOutboxStore store = new JdbcOutboxStore(transactions, DatabaseCheck.forLocalTransactions(database.dataSource(), true));
+        StoreOutboxPublisher publisher = new StoreOutboxPublisher(store, 1024 * 1024, Clock.systemUTC());
+        ExecutorService executor = Executors.newFixedThreadPool(4);
+        // A receiver failing 10 % of requests with 503 makes the retries part of the run.
+        Map<String, Integer> accepted = new ConcurrentHashMap<>();
+        try (TestReceiver receiver = TestReceiver.http().on("/hooks", exchange -> {
+                 if (ThreadLocalRandom.current().nextInt(10) == 0) {
+                     TestReceiver.respond(exchange, 503, "");
+                 } else {
+                     accepted.merge(exchange.getRequestHeaders().getFirst(OutboxHeaders.OUTBOX_ID), 1, Integer::sum);
+                     TestReceiver.respond(exchange, 200, "");
+                 }
+             });
+             HttpMessageDeliverer http = new HttpMessageDeliverer(
+                     HttpServiceResolver.of(Map.of("receiver", receiver.baseUrl())), executor, Clock.systemUTC(),
+                     HttpDelivererSettings.DEFAULT)) {
+            List<UUID> published = new ArrayList<>();
+            for (int start = 0; start < MESSAGES; start += 100) {
+                int first = start;
+                published.addAll(transactions.inNewTransaction(() -> {
+                    List<UUID> ids = new ArrayList<>();
+                    for (int i = first; i < first + 100; i++) {
+                        ids.add(publisher.publish(new OutboxMessage("order.created", "{\"order\":" + i + "}"),
+                                HttpDelivery.to("receiver").path("/hooks/orders").build()));
+                    }
+                    return ids;
+                }));
+            }
+            OutboxProcessor processor = new OutboxProcessor(store, transactions, List.of(http),
+                    ProcessorSettings.DEFAULT.withConcurrency(2)
+                            .withRetryPolicy(new RetryPolicy(50, Duration.ZERO, 1.0, Duration.ZERO, 0.0)),
+                    new OutboxListener() { }, executor, Clock.systemUTC());
+
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(4);
+            while (pending(database) > 0) {
+                assertTrue(System.nanoTime() < deadline, "entries still pending");
+                processor.drain();
+            }
+
+            int requests = 0;
+            TestReceiver.Received request;
+            while ((request = receiver.poll()) != null) {
+                requests++;
+                assertEquals("/hooks/orders", request.uri().getPath());
+                assertEquals(List.of("application/json"), request.header("Content-Type"));
+            }
+            assertEquals(published.stream().map(UUID::toString).collect(Collectors.toSet()), accepted.keySet(),
+                    "every published id was accepted by the receiver, with the id publish returned");
+            assertEquals(Set.of(1), Set.copyOf(accepted.values()), "no message was accepted twice");
+            assertTrue(requests > MESSAGES, "some requests were answered 503 and retried");
+            assertEquals(MESSAGES, countDelivered(database));
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    private static long pending(TestDatabase database) throws SQLException {
+        return count(database, "SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'");
+    }
+
+    private static long countDelivered(TestDatabase database) throws SQLException {
+        return count(database, "SELECT COUNT(*) FROM outbox WHERE status = 'DELIVERED'");
+    }
+
+    private static long count(TestDatabase database, String sql) throws SQLException {
+        try (var connection = database.dataSource().getConnection();
+             var statement = connection.createStatement();
+             var resultSet = statement.executeQuery(sql)) {
+            resultSet.next();
+            return resultSet.getLong(1);
+        }
+    }
+}
