@@ -27,6 +27,8 @@ public class OutboxExtension implements Extension {
         discovery.addAnnotatedType(beans.createAnnotatedType(OutboxRuntime.class), OutboxRuntime.class.getName());
         discovery.addAnnotatedType(beans.createAnnotatedType(TransportDeliverers.class),
                 TransportDeliverers.class.getName());
+        discovery.addAnnotatedType(beans.createAnnotatedType(RequiresNewTransactions.class),
+                RequiresNewTransactions.class.getName());
         if (isPresent(METRICS_API)) {
             discovery.addAnnotatedType(beans.createAnnotatedType(OutboxMetrics.class), OutboxMetrics.class.getName());
         } else {

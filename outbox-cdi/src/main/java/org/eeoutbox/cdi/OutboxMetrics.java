@@ -1,7 +1,6 @@
 package org.eeoutbox.cdi;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.metrics.Counter;
@@ -39,8 +38,9 @@ public class OutboxMetrics {
     private Counter failed;
     private Timer batchDuration;
 
-    void register(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
-        if (!runtime.settings().metricsEnabled()) {
+    /** Registers the metrics once the outbox has started. */
+    void register(@Observes OutboxSettings started) {
+        if (!started.metricsEnabled()) {
             return;
         }
         delivered = registry.counter("outbox.delivered");

@@ -1,12 +1,10 @@
 package org.eeoutbox.cdi;
 
 import jakarta.annotation.PreDestroy;
-import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Event;
-import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
@@ -38,9 +36,9 @@ import org.eeoutbox.jdbc.SqlDialect;
 import org.eeoutbox.jta.AfterCommitWakeUp;
 import org.eeoutbox.jta.JtaConnectionProvider;
 import org.eeoutbox.jta.JtaOutboxPublisher;
-import org.eeoutbox.jta.JtaTransactionRunner;
 import org.eeoutbox.spi.OutboxStats;
 import org.eeoutbox.spi.OutboxStore;
+import org.eeoutbox.spi.TransactionRunner;
 
 /**
  * The outbox inside a Jakarta EE application: reads and checks the configuration, looks up the
@@ -57,6 +55,8 @@ public class OutboxRuntime {
 
     private static final Logger LOG = System.getLogger(OutboxRuntime.class.getName());
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+    private static final String TRANSACTION_REGISTRY = "java:comp/TransactionSynchronizationRegistry";
+    private static final String USER_TRANSACTION = "java:comp/UserTransaction";
 
     @Inject
     Config config;
@@ -71,24 +71,21 @@ public class OutboxRuntime {
     @Inject
     TransportDeliverers transports;
 
-    @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
-    TransactionSynchronizationRegistry registry;
+    @Inject
+    RequiresNewTransactions requiresNew;
 
-    @Resource(lookup = "java:comp/UserTransaction")
-    UserTransaction userTransaction;
+    /** Fired once the outbox has started, with the settings in force (metrics register then). */
+    @Inject
+    Event<OutboxSettings> started;
 
     private final Clock clock = Clock.systemUTC();
     private OutboxSettings settings;
     private OutboxScheduler scheduler;
     private OutboxStore store;
-    private JtaTransactionRunner transactions;
+    private TransactionRunner transactions;
     private OutboxPublisher publisher;
     private OutboxProcessor processor;
     private volatile OutboxStats stats = new OutboxStats(0, 0, Duration.ZERO);
-
-    void onStart(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
-        start();
-    }
 
     /**
      * Produces the publisher applications inject; starts the outbox if the application has not
@@ -99,12 +96,6 @@ public class OutboxRuntime {
     OutboxPublisher publisher() {
         start();
         return publisher;
-    }
-
-    /** Returns the settings in force. */
-    OutboxSettings settings() {
-        start();
-        return settings;
     }
 
     /** Returns the latest counts, refreshed every {@code outbox.metrics.refresh-interval} once asked for. */
@@ -119,21 +110,32 @@ public class OutboxRuntime {
                 () -> stats = transactions.inNewTransaction(() -> store.stats(clock.instant())));
     }
 
-    private synchronized void start() {
+    /** Starts the outbox unless it runs already; see {@link OutboxStartup}. */
+    synchronized void start() {
         if (settings != null) {
             return;
         }
         OutboxSettings read = OutboxSettings.read(name -> config.getOptionalValue(name, String.class));
+        // Looked up rather than injected with @Resource: the container does not process resource
+        // injection on beans that a CDI extension adds.
+        TransactionSynchronizationRegistry registry =
+                lookup(TRANSACTION_REGISTRY, TransactionSynchronizationRegistry.class, null);
+        UserTransaction userTransaction = lookup(USER_TRANSACTION, UserTransaction.class, null);
         DataSource dataSource = lookup(read.dataSource(), DataSource.class, "outbox.datasource");
         ManagedScheduledExecutorService executor =
                 lookup(read.executor(), ManagedScheduledExecutorService.class, "outbox.executor");
+        // Work that waits on other work (extra workers, HTTP completions) goes to the growing
+        // managed executor: Payara's scheduled executor may have a single thread.
+        ManagedExecutorService asyncExecutor =
+                lookup(read.asyncExecutor(), ManagedExecutorService.class, "outbox.async-executor");
         SqlDialect dialect = checkDatabase(dataSource, read);
         OutboxScheduler newScheduler = new OutboxScheduler(executor);
         store = new JdbcOutboxStore(new JtaConnectionProvider(dataSource, registry), dialect);
-        transactions = new JtaTransactionRunner(userTransaction, read.transactionTimeout());
-        List<MessageDeliverer> deliverers = deliverers(read, executor);
+        transactions = new ContainerTransactionRunner(requiresNew, userTransaction, read.transactionTimeout());
+        List<MessageDeliverer> deliverers = deliverers(asyncExecutor);
         if (read.processorEnabled()) {
-            processor = new OutboxProcessor(store, transactions, deliverers, read.processor(), listener(), executor, clock);
+            processor = new OutboxProcessor(store, transactions, deliverers, read.processor(), listener(), asyncExecutor,
+                    clock);
             checkTransactionTimeout(read, deliverers);
         }
         AfterCommitWakeUp wakeUp = new AfterCommitWakeUp(registry,
@@ -148,6 +150,7 @@ public class OutboxRuntime {
         }
         scheduler = newScheduler;
         settings = read;
+        started.fire(read);
         LOG.log(Level.INFO, "Outbox started on {0} ({1}): processor {2}, delivery types {3}", read.dataSource(),
                 dialect.name(), processor == null ? "disabled" : "every " + read.pollInterval(),
                 deliverers.stream().map(MessageDeliverer::deliveryType).toList());
@@ -170,7 +173,7 @@ public class OutboxRuntime {
         LOG.log(Level.INFO, "Outbox stopped");
     }
 
-    private List<MessageDeliverer> deliverers(OutboxSettings read, ManagedScheduledExecutorService executor) {
+    private List<MessageDeliverer> deliverers(ManagedExecutorService executor) {
         List<MessageDeliverer> deliverers = new ArrayList<>();
         delivererBeans.forEach(deliverers::add);
         deliverers.addAll(transports.create(config, executor, clock));
@@ -207,17 +210,25 @@ public class OutboxRuntime {
         }
     }
 
+    /**
+     * Looks up a JNDI resource.
+     *
+     * @param property the property that named it, or {@code null} for a resource every platform has
+     */
     private static <T> T lookup(String name, Class<T> type, String property) {
         Object found;
         try {
             found = new InitialContext().lookup(name);
         } catch (NamingException e) {
+            if (property == null) {
+                throw new IllegalStateException("The platform resource " + name + " is not available: " + e, e);
+            }
             throw new OutboxConfigurationException(List.of(property + "=" + name + " is invalid: nothing is bound "
                     + "under that JNDI name (" + e.getMessage() + ")"));
         }
         if (!type.isInstance(found)) {
-            throw new OutboxConfigurationException(List.of(property + "=" + name + " is invalid: it names a "
-                    + found.getClass().getName() + ", not a " + type.getName()));
+            throw new OutboxConfigurationException(List.of((property == null ? "" : property + "=") + name
+                    + " is invalid: it names a " + found.getClass().getName() + ", not a " + type.getName()));
         }
         return type.cast(found);
     }

@@ -14,7 +14,10 @@ import org.eeoutbox.engine.StoreOutboxPublisher;
  * validated as a whole; see README.md for every property, its default and its range.
  *
  * @param dataSource         JNDI name of the container DataSource ({@code outbox.datasource})
- * @param executor           JNDI name of the ManagedScheduledExecutorService ({@code outbox.executor})
+ * @param executor           JNDI name of the ManagedScheduledExecutorService that runs the schedules
+ *                           ({@code outbox.executor})
+ * @param asyncExecutor      JNDI name of the ManagedExecutorService that runs extra workers and the
+ *                           transports' asynchronous work ({@code outbox.async-executor})
  * @param createSchema       create a missing outbox table at startup ({@code outbox.schema.create})
  * @param maxPayloadBytes    the largest payload accepted ({@code outbox.payload.max-size})
  * @param metricsEnabled     publish MicroProfile Metrics when present ({@code outbox.metrics.enabled})
@@ -30,6 +33,7 @@ import org.eeoutbox.engine.StoreOutboxPublisher;
 public record OutboxSettings(
         String dataSource,
         String executor,
+        String asyncExecutor,
         boolean createSchema,
         long maxPayloadBytes,
         boolean metricsEnabled,
@@ -44,6 +48,9 @@ public record OutboxSettings(
 
     /** The platform's default managed scheduled executor. */
     public static final String DEFAULT_EXECUTOR = "java:comp/DefaultManagedScheduledExecutorService";
+
+    /** The platform's default managed executor. */
+    public static final String DEFAULT_ASYNC_EXECUTOR = "java:comp/DefaultManagedExecutorService";
 
     private static final Duration MILLI = Duration.ofMillis(1);
     private static final Duration SECOND = Duration.ofSeconds(1);
@@ -60,6 +67,7 @@ public record OutboxSettings(
         String dataSource = values.requiredString("outbox.datasource",
                 "the JNDI name of a transactional DataSource, for example java:app/jdbc/orders");
         String executor = values.string("outbox.executor").orElse(DEFAULT_EXECUTOR);
+        String asyncExecutor = values.string("outbox.async-executor").orElse(DEFAULT_ASYNC_EXECUTOR);
         boolean createSchema = values.bool("outbox.schema.create", false);
         long maxPayload = values.size("outbox.payload.max-size", StoreOutboxPublisher.DEFAULT_MAX_PAYLOAD_BYTES,
                 1, 64L * 1024 * 1024);
@@ -98,7 +106,7 @@ public record OutboxSettings(
             throw new OutboxConfigurationException(problems);
         }
         RetryPolicy retryPolicy = new RetryPolicy(maxRetries, initialBackoff, multiplier, maxBackoff, jitter);
-        return new OutboxSettings(dataSource, executor, createSchema, maxPayload, metrics, statsInterval,
+        return new OutboxSettings(dataSource, executor, asyncExecutor, createSchema, maxPayload, metrics, statsInterval,
                 processorEnabled, pollInterval, new ProcessorSettings(batchSize, concurrency, retryPolicy, drainBudget),
                 transactionTimeout, purgerEnabled, purgeInterval,
                 new PurgerSettings(retention, deduplicationWindow, purgeBatch, PurgerSettings.DEFAULT.timeBudget()));

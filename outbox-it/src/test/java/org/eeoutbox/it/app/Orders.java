@@ -1,0 +1,147 @@
+package org.eeoutbox.it.app;
+
+import jakarta.annotation.Resource;
+import jakarta.annotation.sql.DataSourceDefinition;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Optional;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.eeoutbox.DeliveryInfo;
+import org.eeoutbox.OutboxMessage;
+import org.eeoutbox.OutboxPublisher;
+import org.eeoutbox.http.HttpDelivery;
+import org.eeoutbox.it.support.ItConfig;
+import org.eeoutbox.kafka.KafkaDelivery;
+
+/**
+ * The business side of the test application, used the way the README tells users: a
+ * {@code @Transactional} method writes an order row and publishes through the injected
+ * {@link OutboxPublisher}, in one JTA transaction, through one READ COMMITTED DataSource.
+ */
+@DataSourceDefinition(
+        name = ItConfig.DATASOURCE,
+        className = "${MPCONFIG=" + ItConfig.DB_DATASOURCE + "}",
+        url = "${MPCONFIG=" + ItConfig.DB_URL + "}",
+        user = "${MPCONFIG=" + ItConfig.DB_USER + "}",
+        password = "${MPCONFIG=" + ItConfig.DB_PASSWORD + "}",
+        transactional = true,
+        isolationLevel = Connection.TRANSACTION_READ_COMMITTED,
+        minPoolSize = 0,
+        maxPoolSize = 16)
+@ApplicationScoped
+public class Orders {
+
+    /** The receiver's service name in the test configuration. */
+    public static final String RECEIVER = "receiver";
+
+    @Resource(lookup = ItConfig.DATASOURCE)
+    DataSource dataSource;
+
+    @Inject
+    OutboxPublisher outbox;
+
+    /** Creates the order table if missing (outside any transaction). */
+    public void createTable() throws SQLException {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE IF NOT EXISTS it_order (id VARCHAR(64) PRIMARY KEY)");
+        }
+    }
+
+    /**
+     * Saves an order and publishes {@code order.created} for it, in one transaction.
+     *
+     * @param transport {@code http} (to the receiver at {@code path}) or {@code kafka}
+     * @return the outbox entry's id
+     */
+    @Transactional
+    public UUID place(String orderId, String transport, String path) throws SQLException {
+        insertOrder(orderId);
+        return outbox.publish(new OutboxMessage("order.created", "{\"order\":\"" + orderId + "\"}")
+                .withDeduplicationKey(orderId + ":created"), delivery(transport, path, orderId));
+    }
+
+    /** Like {@link #place}, then fails, so the transaction rolls back. */
+    @Transactional
+    public UUID placeAndFail(String orderId) throws SQLException {
+        place(orderId, "http", "/orders");
+        throw new IllegalStateException("business rule violated after publishing");
+    }
+
+    /** Returns whether the order row exists (read outside any transaction). */
+    @Transactional(Transactional.TxType.NOT_SUPPORTED)
+    public boolean orderExists(String orderId) throws SQLException {
+        return count("SELECT COUNT(*) FROM it_order WHERE id = ?", orderId) == 1;
+    }
+
+    /** Returns how many outbox entries hold the order's deduplication key. */
+    @Transactional(Transactional.TxType.NOT_SUPPORTED)
+    public long outboxEntriesFor(String orderId) throws SQLException {
+        return count("SELECT COUNT(*) FROM outbox WHERE deduplication_key = ?", orderId + ":created");
+    }
+
+    /** Returns {@code status attempts last_error} of the order's outbox entry, if it exists. */
+    @Transactional(Transactional.TxType.NOT_SUPPORTED)
+    public Optional<String> outboxState(String orderId) throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement select = connection.prepareStatement(
+                     "SELECT status, attempts, last_error FROM outbox WHERE deduplication_key = ?")) {
+            select.setString(1, orderId + ":created");
+            try (ResultSet row = select.executeQuery()) {
+                return row.next() ? Optional.of(row.getString(1) + " " + row.getInt(2) + " " + row.getString(3))
+                        : Optional.empty();
+            }
+        }
+    }
+
+    /**
+     * Returns how many transactions other than the caller's are open on the outbox database: a
+     * borrowed connection holding a claim would show here.
+     */
+    @Transactional(Transactional.TxType.NOT_SUPPORTED)
+    public long otherOpenTransactions() throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            String sql = connection.getMetaData().getDatabaseProductName().toLowerCase().contains("postgres")
+                    ? "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() "
+                            + "AND state LIKE 'idle in transaction%' AND pid <> pg_backend_pid()"
+                    : "SELECT COUNT(*) FROM information_schema.innodb_trx WHERE trx_mysql_thread_id <> CONNECTION_ID()";
+            try (Statement statement = connection.createStatement(); ResultSet row = statement.executeQuery(sql)) {
+                row.next();
+                return row.getLong(1);
+            }
+        }
+    }
+
+    private void insertOrder(String orderId) throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement insert = connection.prepareStatement("INSERT INTO it_order (id) VALUES (?)")) {
+            insert.setString(1, orderId);
+            insert.executeUpdate();
+        }
+    }
+
+    private long count(String sql, String parameter) throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement select = connection.prepareStatement(sql)) {
+            select.setString(1, parameter);
+            try (ResultSet row = select.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        }
+    }
+
+    private static DeliveryInfo delivery(String transport, String path, String orderId) {
+        return switch (transport) {
+            case "http" -> HttpDelivery.to(RECEIVER).path(path).build();
+            case "kafka" -> KafkaDelivery.topic(ItConfig.KAFKA_TOPIC).key(orderId).build();
+            default -> throw new IllegalArgumentException("transport must be http or kafka, got: " + transport);
+        };
+    }
+}

@@ -1,0 +1,196 @@
+package org.eeoutbox.it.outbox;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.eeoutbox.it.app.TestApps;
+import org.eeoutbox.it.support.HttpReceiver;
+import org.eeoutbox.it.support.ItConfig;
+import org.eeoutbox.it.support.ItEnvironment;
+import org.eeoutbox.it.support.ReceivedRequest;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Delivery end to end, driven from outside the server: orders placed through the application's
+ * REST resource, messages observed at the real HTTP receiver and the real Kafka broker.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class DeliveryIT {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(90);
+
+    @Deployment
+    static WebArchive deployment() {
+        return TestApps.war("delivery", Map.of());
+    }
+
+    @ArquillianResource
+    URL base;
+
+    @Test
+    void thousandOrdersAreEachDeliveredOnceOverHttpWithTheirOutboxId() throws Exception {
+        HttpReceiver receiver = ItEnvironment.receiver();
+        String prefix = "http-" + UUID.randomUUID();
+
+        List<String> ids = place(prefix, 1000, "http", "/bulk/" + prefix);
+
+        List<ReceivedRequest> received = receiver.await("/bulk/" + prefix, 1000, PATIENCE);
+        Map<String, Long> perId = received.stream()
+                .collect(Collectors.groupingBy(ReceivedRequest::outboxId, Collectors.counting()));
+        assertEquals(Set.copyOf(ids), perId.keySet(), "x-outbox-id is the id publish returned");
+        assertEquals(Set.of(1L), Set.copyOf(perId.values()), "each message was delivered once");
+        assertTrue(received.stream().allMatch(request -> request.status() == 200));
+        assertEquals("application/json", received.get(0).header("content-type"));
+    }
+
+    @Test
+    void thousandOrdersAreEachDeliveredOnceToKafka() throws Exception {
+        String prefix = "kafka-" + UUID.randomUUID();
+
+        List<String> ids = place(prefix, 1000, "kafka", null);
+
+        Map<String, Integer> perId = consume(Set.copyOf(ids));
+        assertEquals(Set.copyOf(ids), perId.keySet(), "every message reached the topic with its outbox id");
+        assertEquals(Set.of(1), Set.copyOf(perId.values()), "each message was written once");
+    }
+
+    @Test
+    void messagesWaitOutAReceiverOutageAndAreDeliveredAfterBackoff() throws Exception {
+        HttpReceiver receiver = ItEnvironment.receiver();
+        String prefix = "outage-" + UUID.randomUUID();
+        String path = "/outage/" + prefix;
+        receiver.down(true);
+        try {
+            place(prefix, 3, "http", path);
+            receiver.await(path, 6, PATIENCE);
+            assertTrue(state(prefix + "-0").startsWith("PENDING"), state(prefix + "-0"));
+        } finally {
+            receiver.down(false);
+        }
+
+        List<ReceivedRequest> delivered = receiver.await(request -> request.path().equals(path) && request.status() == 200,
+                3, PATIENCE);
+        assertEquals(3, delivered.size());
+        awaitState(prefix + "-0", "DELIVERED");
+        int attempts = Integer.parseInt(state(prefix + "-0").split(" ")[1]);
+        assertTrue(attempts >= 3, "two failed attempts were recorded before the success, got " + attempts);
+    }
+
+    @Test
+    void aReceiverAnswering404FailsTheEntryAfterOneAttempt() throws Exception {
+        HttpReceiver receiver = ItEnvironment.receiver();
+        String prefix = "gone-" + UUID.randomUUID();
+        String path = "/gone/" + prefix;
+        receiver.respond(path, 404);
+
+        place(prefix, 1, "http", path);
+
+        awaitState(prefix + "-0", "FAILED");
+        String state = state(prefix + "-0");
+        assertTrue(state.startsWith("FAILED 1 "), state);
+        assertTrue(state.contains("HTTP 404"), state);
+        assertEquals(1, receiver.requests(path).size());
+    }
+
+    @Test
+    void metricsAreVisibleAfterDeliveries() throws Exception {
+        String prefix = "metrics-" + UUID.randomUUID();
+        place(prefix, 5, "http", "/metrics/" + prefix);
+        ItEnvironment.receiver().await("/metrics/" + prefix, 5, PATIENCE);
+
+        String metrics = "";
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (System.nanoTime() < deadline && !metrics.contains("outbox_delivered_total")) {
+            metrics = get(URI.create(base.getProtocol() + "://" + base.getHost() + ":" + base.getPort()
+                    + "/metrics?scope=application"));
+            Thread.sleep(200);
+        }
+        assertTrue(metrics.contains("outbox_delivered_total"), metrics);
+        assertTrue(metrics.contains("outbox_pending"), metrics);
+        assertTrue(metrics.contains("outbox_batch_duration"), metrics);
+    }
+
+    private List<String> place(String prefix, int count, String transport, String path) throws Exception {
+        String query = "prefix=" + prefix + "&count=" + count + "&transport=" + transport
+                + (path == null ? "" : "&path=" + path);
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + "api/orders?" + query))
+                .POST(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofMinutes(3)).build();
+        HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+        return Arrays.asList(response.body().split("\n"));
+    }
+
+    private String state(String orderId) throws Exception {
+        return get(URI.create(base + "api/orders/" + orderId + "/outbox"));
+    }
+
+    private void awaitState(String orderId, String status) throws Exception {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!state(orderId).startsWith(status)) {
+            assertTrue(System.nanoTime() < deadline, orderId + " never became " + status + ": " + state(orderId));
+            Thread.sleep(100);
+        }
+    }
+
+    private static String get(URI uri) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+        return response.body();
+    }
+
+    /** Reads the topic until every expected id arrived (or the patience ran out), counting copies. */
+    private static Map<String, Integer> consume(Set<String> expected) {
+        Map<String, Object> config = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, ItEnvironment.kafka().bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "it-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        Map<String, Integer> perId = new HashMap<>();
+        try (KafkaConsumer<String, String> consumer =
+                     new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of(ItConfig.KAFKA_TOPIC));
+            long deadline = System.nanoTime() + PATIENCE.toNanos();
+            boolean complete = false;
+            while (System.nanoTime() < deadline) {
+                var records = consumer.poll(Duration.ofMillis(500));
+                for (ConsumerRecord<String, String> record : records) {
+                    Header header = record.headers().lastHeader("x-outbox-id");
+                    String id = header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+                    if (id != null && expected.contains(id)) {
+                        perId.merge(id, 1, Integer::sum);
+                    }
+                }
+                if (complete && records.isEmpty()) {
+                    break;
+                }
+                complete = perId.keySet().containsAll(expected);
+            }
+        }
+        return perId;
+    }
+}

@@ -1,0 +1,219 @@
+package org.eeoutbox.it.support;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.stream.Stream;
+import org.eeoutbox.testkit.KafkaBroker;
+import org.eeoutbox.testkit.TestDatabase;
+import org.eeoutbox.testkit.TestDatabases;
+
+/**
+ * The infrastructure shared by all IT classes of one test JVM: the database selected by
+ * {@value ItConfig#DB}, a Kafka broker with topic {@value ItConfig#KAFKA_TOPIC}, and an
+ * {@link HttpReceiver}. Started by {@link ItSessionListener} before any test class, stopped at the
+ * end of the launcher session or by a JVM shutdown hook.
+ *
+ * <p>The accessors are for the test JVM only: call them in {@code @RunAsClient} method bodies (and
+ * {@code @Deployment} methods), never in-container, and never declare a field of these types in a
+ * test class (Arquillian ships the test class into Payara, where they do not exist:
+ * NoClassDefFoundError). Values for in-container code travel as configuration, see {@link ItConfig}.
+ */
+public final class ItEnvironment {
+
+    private static final System.Logger LOG = System.getLogger(ItEnvironment.class.getName());
+
+    private static TestDatabase database;
+    private static String databaseName;
+    private static KafkaBroker kafka;
+    private static HttpReceiver receiver;
+    private static Path workDir;
+    private static Thread shutdownHook;
+
+    private ItEnvironment() {
+    }
+
+    /**
+     * Starts everything, publishes the {@link ItConfig} keys and registers the shutdown hook; does
+     * nothing if already started. The database and the broker start in parallel.
+     *
+     * @throws IllegalArgumentException if {@value ItConfig#DB} names no supported database
+     * @throws IllegalStateException    if something cannot be started; what did start is stopped
+     *                                  (the database when the JVM exits)
+     */
+    public static synchronized void start() {
+        if (workDir != null) {
+            return;
+        }
+        long startNanos = System.nanoTime();
+        LOG.log(System.Logger.Level.INFO, "Starting the IT infrastructure {0} ms after the JVM started",
+                ManagementFactory.getRuntimeMXBean().getUptime());
+        String name = System.getProperty(ItConfig.DB, "postgresql");
+        String[] classes = switch (name) {
+            case "postgresql" -> new String[] {"org.postgresql.Driver", "org.postgresql.ds.PGSimpleDataSource"};
+            case "mysql" -> new String[] {"com.mysql.cj.jdbc.Driver", "com.mysql.cj.jdbc.MysqlDataSource"};
+            default -> throw new IllegalArgumentException(ItConfig.DB + " must be postgresql or mysql, got: " + name);
+        };
+        shutdownHook = new Thread(ItEnvironment::stop, "it-environment-stop");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        try {
+            // The testkit, zonky and the connector's deployment copies all write below java.io.tmpdir.
+            Path tmp = Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir")));
+            workDir = Files.createTempDirectory(tmp, "outbox-it-");
+            CompletableFuture<TestDatabase> db = CompletableFuture.supplyAsync(
+                    () -> "mysql".equals(name) ? TestDatabases.mysql() : TestDatabases.postgresql(),
+                    runnable -> new Thread(runnable, "it-start-" + name).start());
+            receiver = HttpReceiver.start();
+            kafka = KafkaBroker.start();
+            kafka.createTopic(ItConfig.KAFKA_TOPIC, 1);
+            database = db.join();
+            databaseName = name;
+            publish(classes[0], classes[1]);
+        } catch (IOException | RuntimeException e) {
+            stop();
+            Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+            throw new IllegalStateException("Cannot start the integration-test infrastructure", cause);
+        }
+        LOG.log(System.Logger.Level.INFO, "IT infrastructure ready in {0} ms: {1}, Kafka {2}, receiver {3}",
+                (System.nanoTime() - startNanos) / 1_000_000, database, kafka.bootstrapServers(), receiver.url());
+    }
+
+    /**
+     * Stops the receiver and the broker, deletes the work directory and the connector's deployment
+     * copies; idempotent; logs failures rather than throwing them. The database stays up until the
+     * JVM exits (the testkit's own shutdown hook stops it: it has no stop API).
+     */
+    public static synchronized void stop() {
+        long startNanos = System.nanoTime();
+        if (receiver != null) {
+            quietly("the HTTP receiver", receiver::close);
+            receiver = null;
+        }
+        if (kafka != null) {
+            quietly("the Kafka broker", kafka::close);
+            kafka = null;
+        }
+        if (workDir != null) {
+            Path dir = workDir;
+            quietly("the work directory", () -> deleteRecursively(dir));
+            quietly("the connector's deployment copies", ItEnvironment::deleteDeploymentCopies);
+            workDir = null;
+        }
+        database = null;
+        databaseName = null;
+        if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException e) {
+                // The JVM is shutting down already.
+            }
+        }
+        shutdownHook = null;
+        LOG.log(System.Logger.Level.INFO, "IT infrastructure stopped in {0} ms",
+                (System.nanoTime() - startNanos) / 1_000_000);
+    }
+
+    /** Returns the database of this run. */
+    public static synchronized TestDatabase database() {
+        return require(database);
+    }
+
+    /** Returns {@code postgresql} or {@code mysql}. */
+    public static synchronized String databaseName() {
+        return require(databaseName);
+    }
+
+    /** Returns the Kafka broker. */
+    public static synchronized KafkaBroker kafka() {
+        return require(kafka);
+    }
+
+    /** Returns the HTTP receiver. */
+    public static synchronized HttpReceiver receiver() {
+        return require(receiver);
+    }
+
+    private static <T> T require(T value) {
+        if (value == null) {
+            throw new IllegalStateException("The IT infrastructure is not running: ItSessionListener starts it"
+                    + " (JUnit launcher session), and it is reachable only in the test JVM (@RunAsClient)");
+        }
+        return value;
+    }
+
+    /** Sets the {@link ItConfig} keys as system properties and writes them to the file for Payara. */
+    private static void publish(String driver, String dataSourceClass) throws IOException {
+        Map<String, String> values = new LinkedHashMap<>();
+        values.put(ItConfig.DB_URL, payaraUrl(database.jdbcUrl()));
+        PayaraLogin login = PayaraLogin.of(database);
+        values.put(ItConfig.DB_USER, login.user());
+        values.put(ItConfig.DB_PASSWORD, login.password());
+        values.put(ItConfig.DB_DRIVER, driver);
+        values.put(ItConfig.DB_DATASOURCE, dataSourceClass);
+        values.put(ItConfig.KAFKA_BOOTSTRAP, kafka.bootstrapServers());
+        values.put(ItConfig.RECEIVER_URL, receiver.url());
+        Properties properties = new Properties();
+        properties.putAll(values);
+        Path file = workDir.resolve("payara-system.properties");
+        try (OutputStream out = Files.newOutputStream(file)) {
+            properties.store(out, "EE Outbox IT infrastructure, for Payara Micro --systemproperties");
+        }
+        values.forEach(System::setProperty);
+        // Arquillian pastes this into arquillian.xml unescaped: the path must hold no '&', '<' or space.
+        System.setProperty(ItConfig.PAYARA_SYSTEM_PROPERTIES, file.toString());
+    }
+
+    /**
+     * Returns the JDBC URL for Payara. Trap (measured): inside Payara Micro, Connector/J's default
+     * {@code sslMode=PREFERRED} handshake with MySQL 8.0.15 fails ("Communications link failure"
+     * caused by "Broken pipe") although the same URL works in the test JVM; the local test server
+     * needs no TLS, so it is turned off.
+     */
+    static String payaraUrl(String url) {
+        if (!url.startsWith("jdbc:mysql:") || url.contains("sslMode=")) {
+            return url;
+        }
+        return url + (url.contains("?") ? "&" : "?") + "sslMode=DISABLED";
+    }
+
+    /**
+     * Deletes the WAR copies that the Payara Micro connector leaves in {@code java.io.tmpdir}
+     * ({@code arquillian-payara-micro*}, about 15 MB per IT class and run, never deleted by it).
+     * Payara is stopped by then: the connector stops it after each IT class.
+     */
+    private static void deleteDeploymentCopies() {
+        try (Stream<Path> dirs = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            dirs.filter(dir -> dir.getFileName().toString().startsWith("arquillian-payara-micro"))
+                    .forEach(ItEnvironment::deleteRecursively);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Runs one stop step; a failure is logged, not thrown, so that the other steps still run. */
+    private static void quietly(String what, Runnable step) {
+        try {
+            step.run();
+        } catch (RuntimeException | LinkageError e) {
+            // LinkageError seen when the testkit jar in the local repository was reinstalled during the run.
+            LOG.log(System.Logger.Level.WARNING, "Cannot stop " + what, e);
+        }
+    }
+
+    private static void deleteRecursively(Path root) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "Cannot delete " + root, e);
+        }
+    }
+}
