@@ -57,22 +57,7 @@ class OutboxProcessorTest {
     void aDelivererReturningTheWrongNumberOfResultsTurnsItsBatchIntoRetries() {
         UUID first = add("http");
         UUID second = add("http");
-        MessageDeliverer shortChanging = new MessageDeliverer() {
-            @Override
-            public String deliveryType() {
-                return "http";
-            }
-
-            @Override
-            public DeliveryResult deliver(OutboxEntry entry) {
-                return DeliveryResult.delivered();
-            }
-
-            @Override
-            public List<DeliveryResult> deliverBatch(List<OutboxEntry> entries) {
-                return List.of(DeliveryResult.delivered());
-            }
-        };
+        MessageDeliverer shortChanging = batchDeliverer(entries -> List.of(DeliveryResult.delivered()));
 
         processor(shortChanging, new OutboxListener() { }).drain();
 
@@ -85,22 +70,8 @@ class OutboxProcessorTest {
     void immutableResultListsAreAccepted() {
         UUID first = add("http");
         UUID second = add("http");
-        MessageDeliverer immutable = new MessageDeliverer() {
-            @Override
-            public String deliveryType() {
-                return "http";
-            }
-
-            @Override
-            public DeliveryResult deliver(OutboxEntry entry) {
-                return DeliveryResult.delivered();
-            }
-
-            @Override
-            public List<DeliveryResult> deliverBatch(List<OutboxEntry> entries) {
-                return List.of(DeliveryResult.delivered(), DeliveryResult.permanent("HTTP 404"));
-            }
-        };
+        MessageDeliverer immutable =
+                batchDeliverer(entries -> List.of(DeliveryResult.delivered(), DeliveryResult.permanent("HTTP 404")));
 
         processor(immutable, new OutboxListener() { }).drain();
 
@@ -204,6 +175,26 @@ class OutboxProcessorTest {
             @Override
             public DeliveryResult deliver(OutboxEntry entry) {
                 return outcome.apply(entry);
+            }
+        };
+    }
+
+    /** An {@code http} deliverer whose batches answer {@code results}. */
+    private static MessageDeliverer batchDeliverer(Function<List<OutboxEntry>, List<DeliveryResult>> results) {
+        return new MessageDeliverer() {
+            @Override
+            public String deliveryType() {
+                return "http";
+            }
+
+            @Override
+            public DeliveryResult deliver(OutboxEntry entry) {
+                throw new AssertionError("the processor delivers batches");
+            }
+
+            @Override
+            public List<DeliveryResult> deliverBatch(List<OutboxEntry> entries) {
+                return results.apply(entries);
             }
         };
     }

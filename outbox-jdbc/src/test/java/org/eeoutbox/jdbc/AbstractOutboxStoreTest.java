@@ -435,8 +435,8 @@ abstract class AbstractOutboxStoreTest {
         });
 
         assertEquals(first, second);
-        assertEquals(1, count("SELECT COUNT(*) FROM outbox"));
-        assertEquals(1, count("SELECT COUNT(*) FROM business_record"), "the caller's transaction committed");
+        assertEquals(1, database.queryForLong("SELECT COUNT(*) FROM outbox"));
+        assertEquals(1, database.queryForLong("SELECT COUNT(*) FROM business_record"), "the caller's transaction committed");
     }
 
     @Test
@@ -460,8 +460,8 @@ abstract class AbstractOutboxStoreTest {
         }), executor);
 
         assertEquals(first.get(30, TimeUnit.SECONDS), second.get(30, TimeUnit.SECONDS));
-        assertEquals(1, count("SELECT COUNT(*) FROM outbox"));
-        assertEquals(1, count("SELECT COUNT(*) FROM business_record"));
+        assertEquals(1, database.queryForLong("SELECT COUNT(*) FROM outbox"));
+        assertEquals(1, database.queryForLong("SELECT COUNT(*) FROM business_record"));
     }
 
     @Test
@@ -475,7 +475,7 @@ abstract class AbstractOutboxStoreTest {
                 new TestDelivery(" "))));
         assertMessageNames("payload", () -> tx(() -> publisher.publish(new OutboxMessage("t", "bad \uD800 surrogate"),
                 new TestDelivery("http"))));
-        assertEquals(0, count("SELECT COUNT(*) FROM outbox"));
+        assertEquals(0, database.queryForLong("SELECT COUNT(*) FROM outbox"));
     }
 
     @Test
@@ -483,7 +483,7 @@ abstract class AbstractOutboxStoreTest {
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> publisher.publish(new OutboxMessage("t", "{}"), new TestDelivery("http")));
         assertTrue(e.getMessage().contains("No transaction is active"), e.getMessage());
-        assertEquals(0, count("SELECT COUNT(*) FROM outbox"));
+        assertEquals(0, database.queryForLong("SELECT COUNT(*) FROM outbox"));
     }
 
     @Test
@@ -492,7 +492,7 @@ abstract class AbstractOutboxStoreTest {
             publisher.publish(new OutboxMessage("t", "{}"), new TestDelivery("http"));
             throw new IllegalStateException("business failure");
         }));
-        assertEquals(0, count("SELECT COUNT(*) FROM outbox"));
+        assertEquals(0, database.queryForLong("SELECT COUNT(*) FROM outbox"));
     }
 
     // ---------------------------------------------------------------- volume
@@ -508,7 +508,7 @@ abstract class AbstractOutboxStoreTest {
         assertEquals(20_000, processed);
         assertEquals(published, deliverer.successes.keySet());
         assertTrue(deliverer.attempts.values().stream().allMatch(count -> count.get() == 1), "a row was delivered twice");
-        assertEquals(20_000, count("SELECT COUNT(*) FROM outbox WHERE status = 'DELIVERED'"));
+        assertEquals(20_000, database.queryForLong("SELECT COUNT(*) FROM outbox WHERE status = 'DELIVERED'"));
     }
 
     @Test
@@ -525,9 +525,9 @@ abstract class AbstractOutboxStoreTest {
         assertEquals(published, flaky.successes.keySet());
         assertTrue(flaky.successes.values().stream().allMatch(count -> count.get() == 1), "a row was delivered twice");
         assertTrue(flaky.attempts.values().stream().anyMatch(count -> count.get() > 1), "some entries were retried");
-        assertEquals(2_000, count("SELECT COUNT(*) FROM outbox WHERE status = 'DELIVERED'"));
+        assertEquals(2_000, database.queryForLong("SELECT COUNT(*) FROM outbox WHERE status = 'DELIVERED'"));
         assertEquals(flaky.attempts.values().stream().mapToInt(AtomicInteger::get).sum(),
-                count("SELECT SUM(attempts) FROM outbox"), "every attempt was recorded");
+                database.queryForLong("SELECT SUM(attempts) FROM outbox"), "every attempt was recorded");
     }
 
     // ---------------------------------------------------------------- schema
@@ -603,7 +603,7 @@ abstract class AbstractOutboxStoreTest {
     private int drainUntilNothingPending(OutboxProcessor processor) {
         int processed = 0;
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-        while (count("SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'") > 0) {
+        while (database.queryForLong("SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'") > 0) {
             assertTrue(System.nanoTime() - deadline < 0, "entries still pending after 3 minutes");
             processed += processor.drain();
         }
@@ -681,17 +681,6 @@ abstract class AbstractOutboxStoreTest {
         try (Connection connection = database.dataSource().getConnection();
              Statement statement = connection.createStatement()) {
             statement.execute(sql);
-        } catch (SQLException e) {
-            throw new IllegalStateException(sql, e);
-        }
-    }
-
-    private long count(String sql) {
-        try (Connection connection = database.dataSource().getConnection();
-             PreparedStatement statement = connection.prepareStatement(sql);
-             ResultSet resultSet = statement.executeQuery()) {
-            resultSet.next();
-            return resultSet.getLong(1);
         } catch (SQLException e) {
             throw new IllegalStateException(sql, e);
         }

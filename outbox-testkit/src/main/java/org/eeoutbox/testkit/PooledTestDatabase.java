@@ -3,6 +3,7 @@ package org.eeoutbox.testkit;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
@@ -78,6 +79,20 @@ final class PooledTestDatabase implements TestDatabase {
             statement.execute(sql);
         } catch (SQLException e) {
             throw new IllegalStateException("Could not drop " + Arrays.toString(tables) + " on " + name, e);
+        }
+    }
+
+    @Override
+    public long queryForLong(String sql) {
+        try (Connection connection = dataSource.getConnection();
+                Statement statement = connection.createStatement();
+                ResultSet resultSet = statement.executeQuery(sql)) {
+            if (!resultSet.next()) {
+                throw new IllegalStateException("No row from " + sql + " on " + name);
+            }
+            return resultSet.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not run " + sql + " on " + name, e);
         }
     }
 

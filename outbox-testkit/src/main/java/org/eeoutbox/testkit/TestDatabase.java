@@ -37,4 +37,12 @@ public interface TestDatabase {
      * @throws IllegalStateException if the statement fails
      */
     void dropTables(String... tables);
+
+    /**
+     * Runs a query outside any transaction and returns the first column of its single row, for
+     * assertions such as {@code SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'}.
+     *
+     * @throws IllegalStateException if the query fails or returns no row
+     */
+    long queryForLong(String sql);
 }

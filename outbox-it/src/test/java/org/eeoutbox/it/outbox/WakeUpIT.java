@@ -38,21 +38,27 @@ class WakeUpIT {
 
     @Test
     void aCommittedPublishIsDeliveredWithinTwoSecondsDespiteAOneMinutePoll() throws Exception {
-        String prefix = "wake-" + UUID.randomUUID();
-        String path = "/wake/" + prefix;
-        // Let the processor's first poll (at startup) pass, so only a wake-up can deliver.
+        // Let the processor's first poll (at startup) pass, so only a wake-up can deliver, and warm
+        // the application up with a first order, so the measured one does not pay for cold code.
         Thread.sleep(1000);
+        placeAndAwait("/wake/warm-up-" + UUID.randomUUID(), Duration.ofSeconds(30));
 
         long start = System.nanoTime();
+        String path = "/wake/" + UUID.randomUUID();
+        placeAndAwait(path, Duration.ofSeconds(2));
+        long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
+
+        assertTrue(elapsedMillis < 2000, "published and delivered in " + elapsedMillis + " ms");
+    }
+
+    /** Places one order for delivery to {@code path} and waits for it at the receiver. */
+    private void placeAndAwait(String path, Duration patience) throws Exception {
+        String prefix = path.substring(path.lastIndexOf('/') + 1);
         HttpResponse<String> placed = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                         URI.create(base + "api/orders?prefix=" + prefix + "&count=1&transport=http&path=" + path))
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, placed.statusCode(), placed.body());
-        List<ReceivedRequest> received = ItEnvironment.receiver().await(path, 1, Duration.ofSeconds(2));
-        long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
-
-        assertEquals(1, received.size(), "delivered within 2 s of the request, took " + elapsedMillis + " ms");
+        List<ReceivedRequest> received = ItEnvironment.receiver().await(path, 1, patience);
         assertEquals(placed.body(), received.get(0).outboxId());
-        assertTrue(elapsedMillis < 2000, "took " + elapsedMillis + " ms");
     }
 }

@@ -3,7 +3,6 @@ package org.eeoutbox.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,7 +76,7 @@ class HttpEndToEndTest {
                     new OutboxListener() { }, executor, Clock.systemUTC());
 
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(4);
-            while (pending(database) > 0) {
+            while (database.queryForLong("SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'") > 0) {
                 assertTrue(System.nanoTime() < deadline, "entries still pending");
                 processor.drain();
             }
@@ -93,26 +92,9 @@ class HttpEndToEndTest {
                     "every published id was accepted by the receiver, with the id publish returned");
             assertEquals(Set.of(1), Set.copyOf(accepted.values()), "no message was accepted twice");
             assertTrue(requests > MESSAGES, "some requests were answered 503 and retried");
-            assertEquals(MESSAGES, countDelivered(database));
+            assertEquals(MESSAGES, database.queryForLong("SELECT COUNT(*) FROM outbox WHERE status = 'DELIVERED'"));
         } finally {
             executor.shutdownNow();
-        }
-    }
-
-    private static long pending(TestDatabase database) throws SQLException {
-        return count(database, "SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'");
-    }
-
-    private static long countDelivered(TestDatabase database) throws SQLException {
-        return count(database, "SELECT COUNT(*) FROM outbox WHERE status = 'DELIVERED'");
-    }
-
-    private static long count(TestDatabase database, String sql) throws SQLException {
-        try (var connection = database.dataSource().getConnection();
-             var statement = connection.createStatement();
-             var resultSet = statement.executeQuery(sql)) {
-            resultSet.next();
-            return resultSet.getLong(1);
         }
     }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -71,7 +70,7 @@ class KafkaEndToEndTest {
                     ProcessorSettings.DEFAULT.withConcurrency(2), new OutboxListener() { }, executor, Clock.systemUTC());
 
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-            while (count(database, "SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'") > 0) {
+            while (database.queryForLong("SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'") > 0) {
                 assertTrue(System.nanoTime() < deadline, "entries still pending");
                 processor.drain();
             }
@@ -80,7 +79,7 @@ class KafkaEndToEndTest {
             assertEquals(published.stream().map(UUID::toString).collect(Collectors.toSet()), received.keySet(),
                     "every published id reached the topic, with the id publish returned");
             assertEquals(Set.of(1), Set.copyOf(received.values()), "no record was written twice");
-            assertEquals(MESSAGES, count(database, "SELECT COUNT(*) FROM outbox WHERE status = 'DELIVERED'"));
+            assertEquals(MESSAGES, database.queryForLong("SELECT COUNT(*) FROM outbox WHERE status = 'DELIVERED'"));
         } finally {
             executor.shutdownNow();
         }
@@ -112,14 +111,5 @@ class KafkaEndToEndTest {
             }
         }
         return received;
-    }
-
-    private static long count(TestDatabase database, String sql) throws SQLException {
-        try (var connection = database.dataSource().getConnection();
-             var statement = connection.createStatement();
-             var resultSet = statement.executeQuery(sql)) {
-            resultSet.next();
-            return resultSet.getLong(1);
-        }
     }
 }
