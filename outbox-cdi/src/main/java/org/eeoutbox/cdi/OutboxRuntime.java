@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import javax.sql.DataSource;
@@ -133,14 +134,20 @@ public class OutboxRuntime {
         store = new JdbcOutboxStore(new JtaConnectionProvider(dataSource, registry), dialect);
         transactions = new ContainerTransactionRunner(requiresNew, userTransaction, read.transactionTimeout());
         List<MessageDeliverer> deliverers = deliverers(asyncExecutor);
-        if (read.processorEnabled()) {
-            processor = new OutboxProcessor(store, transactions, deliverers, read.processor(), listener(), asyncExecutor,
-                    clock);
-            checkTransactionTimeout(read, deliverers);
+        try {
+            if (read.processorEnabled()) {
+                processor = new OutboxProcessor(store, transactions, deliverers, read.processor(), listener(),
+                        asyncExecutor, clock);
+                checkTransactionTimeout(read, deliverers);
+            }
+        } catch (RuntimeException e) {
+            transports.close();
+            throw e;
         }
         AfterCommitWakeUp wakeUp = new AfterCommitWakeUp(registry,
                 processor == null ? () -> { } : () -> newScheduler.now("wake-up", processor::drain));
-        publisher = new JtaOutboxPublisher(new StoreOutboxPublisher(store, read.maxPayloadBytes(), clock), wakeUp);
+        publisher = new JtaOutboxPublisher(new StoreOutboxPublisher(store, read.maxPayloadBytes(), clock), wakeUp,
+                deliverers.stream().map(MessageDeliverer::deliveryType).collect(Collectors.toSet()));
         if (processor != null) {
             newScheduler.every("processor", Duration.ZERO, read.pollInterval(), processor::drain);
         }

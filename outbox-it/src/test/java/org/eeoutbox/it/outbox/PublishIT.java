@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import jakarta.inject.Inject;
 import java.util.Map;
 import java.util.UUID;
+import org.eeoutbox.DeliveryInfo;
 import org.eeoutbox.OutboxMessage;
 import org.eeoutbox.OutboxPublisher;
 import org.eeoutbox.http.HttpDelivery;
@@ -71,6 +72,26 @@ class PublishIT {
 
         assertTrue(e.getMessage().contains("STATUS_NO_TRANSACTION"), e.getMessage());
         assertEquals(0, orders.outboxEntriesFor(order));
+    }
+
+    @Test
+    void aDeliveryTypeWithoutDelivererIsRejectedNamingIt() {
+        DeliveryInfo smtp = new DeliveryInfo() {
+            @Override
+            public String deliveryType() {
+                return "smtp";
+            }
+
+            @Override
+            public String metadataJson() {
+                return "{}";
+            }
+        };
+
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> outbox.publish(new OutboxMessage("order.created", "{}"), smtp));
+
+        assertTrue(e.getMessage().contains("'smtp' has no deliverer"), e.getMessage());
     }
 
     private interface SqlCall<T> {
