@@ -1,0 +1,275 @@
+package org.eeoutbox.bench;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
+import org.eeoutbox.jdbc.DatabaseCheck;
+import org.eeoutbox.jdbc.SqlDialect;
+import org.eeoutbox.testkit.TestDatabase;
+
+/**
+ * One outbox table to benchmark against: a PostgreSQL schema or a MySQL database of a test server,
+ * with two HikariCP pools on it. The measuring pool hands out connections with auto-commit off at
+ * READ COMMITTED, as a hand-written loop would configure it; engine and limits share it. The admin
+ * pool (auto-commit on) seeds, truncates and analyzes, untimed.
+ *
+ * <p>Rows are seeded with one set-based statement per 100,000 rows (PostgreSQL
+ * {@code generate_series}, MySQL a recursive CTE). Their ids are time-ordered like the library's
+ * version 7 UUIDs: a per-seed prefix that only grows, then the row number.
+ */
+final class BenchDatabase implements AutoCloseable {
+
+    static final String PAYLOAD = "{\"orderId\":\"0b7c5e2e-7f0e-4d3a-9c51-2f1d8c9e4a10\",\"customer\":\"c-1042\","
+            + "\"items\":[{\"sku\":\"A-100\",\"qty\":2,\"price\":\"19.90\"},{\"sku\":\"B-7\",\"qty\":1,"
+            + "\"price\":\"5.00\"}],\"total\":\"44.80\",\"currency\":\"EUR\",\"placedAt\":\"2025-01-01T12:00:00Z\"}";
+
+    private static final int SEED_CHUNK = 100_000;
+    private static final AtomicLong ID_PREFIX = new AtomicLong(System.currentTimeMillis());
+
+    private static final String PG_SEED = """
+            INSERT INTO outbox (id, message_type, payload, delivery_type, delivery_metadata, status, attempts,
+                                next_attempt_at, created_at, updated_at, delivered_at)
+            SELECT (lpad(to_hex(CAST(? AS bigint)), 12, '0') || '7000' || '8' || lpad(to_hex(g), 15, '0'))::uuid,
+                   'bench.event', ?, ?, CAST(? AS json), ?, ?, t, t, t, CASE WHEN ? THEN t END
+            FROM (SELECT g, CAST(? AS timestamptz) + g * interval '1 microsecond' AS t
+                  FROM generate_series(1, ?) AS g) AS s""";
+
+    private static final String MYSQL_SEED = """
+            INSERT INTO outbox (id, message_type, payload, delivery_type, delivery_metadata, status, attempts,
+                                next_attempt_at, created_at, updated_at, delivered_at)
+            WITH RECURSIVE seq (g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM seq WHERE g < ?)
+            SELECT UNHEX(CONCAT(LPAD(HEX(?), 12, '0'), '7000', '8', LPAD(HEX(g), 15, '0'))),
+                   'bench.event', ?, ?, ?, ?, ?, t, t, t, CASE WHEN ? THEN t END
+            FROM (SELECT g, TIMESTAMPADD(MICROSECOND, g, ?) AS t FROM seq) AS s""";
+
+    private final String label;
+    private final boolean postgresql;
+    private final HikariDataSource admin;
+    private final HikariDataSource pool;
+    private final SqlDialect dialect;
+
+    private BenchDatabase(String label, boolean postgresql, HikariDataSource admin, HikariDataSource pool,
+                          SqlDialect dialect) {
+        this.label = label;
+        this.postgresql = postgresql;
+        this.admin = admin;
+        this.pool = pool;
+        this.dialect = dialect;
+    }
+
+    /**
+     * Opens the outbox table in {@code schema} of the test server (a PostgreSQL schema or a MySQL
+     * database, created if missing; {@code null} for the server's default), dropping any table
+     * left from an earlier run and creating it anew from the library's migration.
+     */
+    static BenchDatabase open(TestDatabase server, String schema) throws SQLException {
+        boolean postgresql = server.name().equals("postgresql");
+        if (schema != null) {
+            try (Connection connection = server.dataSource().getConnection();
+                 Statement statement = connection.createStatement()) {
+                statement.execute(postgresql ? "CREATE SCHEMA IF NOT EXISTS " + schema
+                        : "CREATE DATABASE IF NOT EXISTS " + schema);
+            }
+        }
+        HikariDataSource admin = pool(server, schema, "admin", 2, true);
+        HikariDataSource pool = pool(server, schema, "bench", 8, false);
+        try {
+            try (Connection connection = admin.getConnection();
+                 Statement statement = connection.createStatement()) {
+                statement.execute("DROP TABLE IF EXISTS outbox");
+                statement.execute("DROP TABLE IF EXISTS bench_order");
+                statement.execute(postgresql
+                        ? "CREATE TABLE bench_order (id bigint PRIMARY KEY, customer varchar(64) NOT NULL, "
+                        + "amount numeric(12, 2) NOT NULL, details text NOT NULL, created_at timestamptz NOT NULL)"
+                        : "CREATE TABLE bench_order (id BIGINT PRIMARY KEY, customer VARCHAR(64) NOT NULL, "
+                        + "amount DECIMAL(12, 2) NOT NULL, details TEXT NOT NULL, created_at DATETIME(6) NOT NULL)");
+            }
+            SqlDialect dialect = DatabaseCheck.forLocalTransactions(admin, true);
+            String label = server.name() + (schema == null ? "" : "/" + schema);
+            return new BenchDatabase(label, postgresql, admin, pool, dialect);
+        } catch (SQLException | RuntimeException e) {
+            pool.close();
+            admin.close();
+            throw e;
+        }
+    }
+
+    private static HikariDataSource pool(TestDatabase server, String schema, String name, int size,
+                                         boolean autoCommit) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("bench-" + name + "-" + server.name() + (schema == null ? "" : "-" + schema));
+        config.setJdbcUrl(server.jdbcUrl());
+        config.setUsername(server.user());
+        config.setPassword(server.password());
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(size);
+        config.setAutoCommit(autoCommit);
+        config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+        if (schema != null && server.name().equals("postgresql")) {
+            // In the start-up packet: Hikari's setSchema would leave an open transaction behind
+            // (a SET issued with auto-commit off), which a later setTransactionIsolation refuses.
+            config.addDataSourceProperty("currentSchema", schema);
+        } else if (schema != null) {
+            config.setCatalog(schema);
+        }
+        return new HikariDataSource(config);
+    }
+
+    /** Returns {@code postgresql} or {@code mysql}, with {@code /schema} for a non-default one. */
+    String label() {
+        return label;
+    }
+
+    /** Returns {@code "PG"} or {@code "MySQL"}, for summaries. */
+    String shortName() {
+        return postgresql ? "PG" : "MySQL";
+    }
+
+    boolean isPostgresql() {
+        return postgresql;
+    }
+
+    /** The measuring pool: auto-commit off, READ COMMITTED, at most 8 connections. */
+    DataSource pool() {
+        return pool;
+    }
+
+    /** The library's dialect for this database. */
+    SqlDialect dialect() {
+        return dialect;
+    }
+
+    /** Empties the outbox and business tables. */
+    void truncate() throws SQLException {
+        execute("TRUNCATE TABLE outbox");
+        execute("TRUNCATE TABLE bench_order");
+    }
+
+    /** Refreshes the planner's statistics of the outbox table. */
+    void analyze() throws SQLException {
+        execute(postgresql ? "ANALYZE outbox" : "ANALYZE TABLE outbox");
+    }
+
+    /** Inserts {@code count} PENDING rows, due an hour ago, one microsecond apart. */
+    void seedPending(int count, String deliveryType, String metadataJson) throws SQLException {
+        seed(count, deliveryType, metadataJson, false, Instant.now().minus(Duration.ofHours(1)));
+    }
+
+    /** Inserts {@code count} DELIVERED rows, delivered two days ago, one microsecond apart. */
+    void seedDelivered(int count, String deliveryType, String metadataJson) throws SQLException {
+        seed(count, deliveryType, metadataJson, true, Instant.now().minus(Duration.ofDays(2)));
+    }
+
+    private void seed(int count, String deliveryType, String metadataJson, boolean delivered, Instant base)
+            throws SQLException {
+        try (Connection connection = admin.getConnection()) {
+            if (!postgresql) {
+                try (Statement statement = connection.createStatement()) {
+                    statement.execute("SET SESSION cte_max_recursion_depth = " + (SEED_CHUNK + 1));
+                }
+            }
+            for (int done = 0; done < count; done += SEED_CHUNK) {
+                int rows = Math.min(SEED_CHUNK, count - done);
+                Instant chunkBase = base.plusNanos(done * 1000L);
+                try (PreparedStatement statement = connection.prepareStatement(postgresql ? PG_SEED : MYSQL_SEED)) {
+                    int i = 1;
+                    if (!postgresql) {
+                        statement.setInt(i++, rows);
+                    }
+                    statement.setLong(i++, ID_PREFIX.incrementAndGet());
+                    statement.setString(i++, PAYLOAD);
+                    statement.setString(i++, deliveryType);
+                    statement.setString(i++, metadataJson);
+                    statement.setString(i++, delivered ? "DELIVERED" : "PENDING");
+                    statement.setInt(i++, delivered ? 1 : 0);
+                    statement.setBoolean(i++, delivered);
+                    if (postgresql) {
+                        statement.setObject(i++, chunkBase.atOffset(ZoneOffset.UTC));
+                        statement.setInt(i, rows);
+                    } else {
+                        statement.setObject(i, LocalDateTime.ofInstant(chunkBase, ZoneOffset.UTC));
+                    }
+                    int inserted = statement.executeUpdate();
+                    if (inserted != rows) {
+                        throw new IllegalStateException("Seeded " + inserted + " rows instead of " + rows);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Returns the number of PENDING rows. */
+    long countPending() throws SQLException {
+        try (Connection connection = admin.getConnection();
+             Statement statement = connection.createStatement();
+             ResultSet resultSet = statement.executeQuery("SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'")) {
+            resultSet.next();
+            return resultSet.getLong(1);
+        }
+    }
+
+    /**
+     * Returns MySQL's server-wide statement counters ({@code SHOW GLOBAL STATUS}: {@code Questions}
+     * and the {@code Com_*} of the statements a drain sends).
+     */
+    Map<String, Long> mysqlStatementCounts() throws SQLException {
+        Map<String, Long> counts = new TreeMap<>();
+        try (Connection connection = admin.getConnection();
+             Statement statement = connection.createStatement();
+             ResultSet resultSet = statement.executeQuery("SHOW GLOBAL STATUS WHERE Variable_name IN ("
+                     + "'Questions', 'Com_select', 'Com_update', 'Com_commit', 'Com_rollback', 'Com_set_option')")) {
+            while (resultSet.next()) {
+                counts.put(resultSet.getString(1), resultSet.getLong(2));
+            }
+        }
+        return counts;
+    }
+
+    /** PostgreSQL: the dead rows of the outbox table and the size of its claim index, as text. */
+    String claimIndexReport() throws SQLException {
+        try (Connection connection = admin.getConnection();
+             Statement statement = connection.createStatement();
+             ResultSet resultSet = statement.executeQuery("SELECT n_live_tup, n_dead_tup, "
+                     + "pg_relation_size(to_regclass('outbox_claim_idx')) FROM pg_stat_user_tables "
+                     + "WHERE relid = to_regclass('outbox')")) {
+            resultSet.next();
+            return String.format(Locale.ROOT, "%,d live rows, %,d dead rows, claim index %,d kB",
+                    resultSet.getLong(1), resultSet.getLong(2), resultSet.getLong(3) / 1024);
+        }
+    }
+
+    /** Runs one statement on the admin pool (auto-commit). */
+    void execute(String sql) throws SQLException {
+        try (Connection connection = admin.getConnection();
+             Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    /** Checks that a drain left nothing pending: a harness error otherwise. */
+    void requireDrained(String what) throws SQLException {
+        long pending = countPending();
+        if (pending != 0) {
+            throw new IllegalStateException(what + " left " + pending + " rows PENDING on " + label);
+        }
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+        admin.close();
+    }
+}

@@ -1,0 +1,83 @@
+package org.eeoutbox.bench;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.Executor;
+import org.eeoutbox.DeliveryResult;
+import org.eeoutbox.MessageDeliverer;
+import org.eeoutbox.OutboxEntry;
+import org.eeoutbox.RetryPolicy;
+import org.eeoutbox.engine.OutboxListener;
+import org.eeoutbox.engine.OutboxProcessor;
+import org.eeoutbox.engine.ProcessorSettings;
+import org.eeoutbox.jdbc.DataSourceTransactions;
+import org.eeoutbox.jdbc.JdbcOutboxStore;
+
+/**
+ * The engine side of the drain benchmarks, wired as README's "Using it without a server" shows:
+ * {@link DataSourceTransactions} on the measuring pool, {@link JdbcOutboxStore}, an
+ * {@link OutboxProcessor} with the given deliverer, batch size and workers.
+ */
+final class Engine {
+
+    /** The delivery type of the no-op deliverer. */
+    static final String NOOP_TYPE = "noop";
+
+    /** Which transaction runner the engine uses: the library's, or the lean diagnostic one. */
+    enum TxRunner { LIBRARY, LEAN }
+
+    private final OutboxProcessor processor;
+
+    /**
+     * @param executor runs the workers beyond the first
+     */
+    Engine(BenchDatabase db, MessageDeliverer deliverer, int batchSize, int workers, Executor executor,
+           TxRunner runner) {
+        ProcessorSettings settings = new ProcessorSettings(batchSize, workers, RetryPolicy.DEFAULT,
+                Duration.ofHours(1));
+        if (runner == TxRunner.LEAN) {
+            PooledTransactions transactions = new PooledTransactions(db.pool());
+            processor = new OutboxProcessor(new JdbcOutboxStore(transactions, db.dialect()), transactions,
+                    List.of(deliverer), settings, new OutboxListener() { }, executor, Clock.systemUTC());
+        } else {
+            DataSourceTransactions transactions = new DataSourceTransactions(db.pool());
+            processor = new OutboxProcessor(new JdbcOutboxStore(transactions, db.dialect()), transactions,
+                    List.of(deliverer), settings, new OutboxListener() { }, executor, Clock.systemUTC());
+        }
+    }
+
+    /**
+     * Drains everything due and checks that exactly {@code expected} entries were processed.
+     *
+     * @return the number processed
+     */
+    long drain(int expected) {
+        int processed = processor.drain();
+        if (processed != expected) {
+            throw new IllegalStateException("The engine processed " + processed + " entries, expected " + expected);
+        }
+        return processed;
+    }
+
+    /** A deliverer that delivers everything at once, for the drain-rate limit of the engine itself. */
+    static MessageDeliverer noop() {
+        return new MessageDeliverer() {
+            @Override
+            public String deliveryType() {
+                return NOOP_TYPE;
+            }
+
+            @Override
+            public DeliveryResult deliver(OutboxEntry entry) {
+                return DeliveryResult.delivered();
+            }
+
+            @Override
+            public List<DeliveryResult> deliverBatch(List<OutboxEntry> entries) {
+                return Collections.nCopies(entries.size(), DeliveryResult.delivered());
+            }
+        };
+    }
+}

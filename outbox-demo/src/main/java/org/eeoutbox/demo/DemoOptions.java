@@ -1,0 +1,129 @@
+package org.eeoutbox.demo;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The command line of {@code ./demo} (see {@code usage.txt}).
+ *
+ * @param orders     orders to place
+ * @param database   {@code postgresql}, {@code mysql} or an external database's JDBC URL
+ * @param dbUser     login for an external database
+ * @param dbPassword its password
+ * @param chaos      stop the webhook receiver for a few seconds mid-run
+ * @param clients    client threads
+ * @param timeout    how long to wait for the deliveries after the last order
+ * @param help       print the usage and exit
+ */
+record DemoOptions(int orders, String database, Optional<String> dbUser, Optional<String> dbPassword, boolean chaos,
+        int clients, Duration timeout, boolean help) {
+
+    static final String POSTGRESQL = "postgresql";
+    static final String MYSQL = "mysql";
+
+    /** Returns whether the database is an external one, given by JDBC URL. */
+    boolean externalDatabase() {
+        return database.startsWith("jdbc:");
+    }
+
+    /** Returns {@code postgresql} or {@code mysql}: which kind of database this is. */
+    String databaseKind() {
+        if (!externalDatabase()) {
+            return database;
+        }
+        return database.startsWith("jdbc:mysql:") ? MYSQL : POSTGRESQL;
+    }
+
+    /**
+     * Parses the arguments; {@code env} supplies {@code DEMO_DB_USER} and {@code DEMO_DB_PASSWORD}.
+     *
+     * @throws IllegalArgumentException with a message for the user
+     */
+    static DemoOptions parse(String[] args, Map<String, String> env) {
+        int orders = 10_000;
+        String database = POSTGRESQL;
+        String dbUser = env.get("DEMO_DB_USER");
+        String dbPassword = env.get("DEMO_DB_PASSWORD");
+        boolean chaos = false;
+        int clients = 8;
+        Duration timeout = Duration.ofMinutes(3);
+        boolean help = false;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            String value = null;
+            int equals = arg.indexOf('=');
+            if (arg.startsWith("--") && equals > 0) {
+                value = arg.substring(equals + 1);
+                arg = arg.substring(0, equals);
+            }
+            switch (arg) {
+                case "--help", "-h" -> help = true;
+                case "--chaos" -> {
+                    if (value != null) {
+                        throw new IllegalArgumentException("--chaos takes no value");
+                    }
+                    chaos = true;
+                }
+                case "--orders", "--clients", "--timeout", "--db", "--db-user", "--db-password" -> {
+                    if (value == null) {
+                        if (i + 1 >= args.length) {
+                            throw new IllegalArgumentException(arg + " needs a value");
+                        }
+                        value = args[++i];
+                    }
+                    switch (arg) {
+                        case "--orders" -> orders = integer(arg, value, 1, 1_000_000);
+                        case "--clients" -> clients = integer(arg, value, 1, 64);
+                        case "--timeout" -> timeout = Duration.ofSeconds(integer(arg, value, 1, 86_400));
+                        case "--db" -> database = database(value);
+                        case "--db-user" -> dbUser = value;
+                        default -> dbPassword = value;
+                    }
+                }
+                default -> throw new IllegalArgumentException("unknown option: " + args[i]);
+            }
+        }
+        if (database.startsWith("jdbc:")) {
+            if (dbUser == null || dbUser.isBlank()) {
+                throw new IllegalArgumentException("--db " + database + " needs --db-user (or DEMO_DB_USER)");
+            }
+            if (dbPassword == null || dbPassword.isEmpty()) {
+                throw new IllegalArgumentException("--db " + database + " needs a non-empty --db-password (or"
+                        + " DEMO_DB_PASSWORD): Payara reads it through MicroProfile Config, where an empty value"
+                        + " counts as missing");
+            }
+        }
+        return new DemoOptions(orders, database, Optional.ofNullable(dbUser), Optional.ofNullable(dbPassword), chaos,
+                clients, timeout, help);
+    }
+
+    private static String database(String value) {
+        String lower = value.toLowerCase(Locale.ROOT);
+        return switch (lower) {
+            case "postgres", "postgresql", "pg" -> POSTGRESQL;
+            case "mysql" -> MYSQL;
+            default -> {
+                if (lower.startsWith("jdbc:postgresql:") || lower.startsWith("jdbc:mysql:")) {
+                    yield value;
+                }
+                throw new IllegalArgumentException("--db must be postgres, mysql or a jdbc:postgresql: or jdbc:mysql:"
+                        + " URL, got: " + value);
+            }
+        };
+    }
+
+    private static int integer(String option, String value, int min, int max) {
+        try {
+            int parsed = Integer.parseInt(value.replace("_", ""));
+            if (parsed >= min && parsed <= max) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(option + " must be a whole number from " + min + " to " + max + ", got: "
+                + value);
+    }
+}

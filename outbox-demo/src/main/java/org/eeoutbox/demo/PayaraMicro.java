@@ -1,0 +1,176 @@
+package org.eeoutbox.demo;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+/**
+ * Payara Micro running the example WAR as a child process, its output in a log file:
+ * {@code java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar payara-micro-V.jar --deploy WAR
+ * --contextroot / --port P --nohazelcast --disablephonehome --systemproperties FILE}.
+ */
+final class PayaraMicro implements AutoCloseable {
+
+    private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*m");
+    private static final String PROBE_ID = "00000000-0000-0000-0000-000000000000";
+
+    private final Process process;
+    private final Path log;
+    private final int port;
+
+    private PayaraMicro(Process process, Path log, int port) {
+        this.process = process;
+        this.log = log;
+        this.port = port;
+    }
+
+    /**
+     * Starts Payara Micro deploying {@code war} at the root context.
+     *
+     * @param systemProperties a properties file: Payara's system properties, which MicroProfile
+     *                         Config and {@code ${MPCONFIG=...}} in {@code @DataSourceDefinition} see
+     * @param tmp              its {@code java.io.tmpdir}, where it unpacks itself and the WAR
+     */
+    static PayaraMicro start(Path jar, Path war, Path systemProperties, Path log, Path tmp) throws IOException {
+        int port = freePort();
+        Files.createDirectories(tmp);
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-Djava.io.tmpdir=" + tmp,
+                "-jar", jar.toString(),
+                "--deploy", war.toString(),
+                "--contextroot", "/",
+                "--port", Integer.toString(port),
+                "--nohazelcast", "--disablephonehome",
+                "--systemproperties", systemProperties.toString()));
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .redirectInput(ProcessBuilder.Redirect.PIPE)
+                .start();
+        process.getOutputStream().close();
+        return new PayaraMicro(process, log, port);
+    }
+
+    /** Returns the service's base URL, {@code http://127.0.0.1:PORT}. */
+    String baseUrl() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    /** Returns whether the process is still running. */
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /**
+     * Waits until the application answers {@code GET /orders/{unknown id}} with its own JSON 404.
+     *
+     * @throws DemoException if Payara exits, reports it is ready without the application, or does
+     *                       not get there within {@code timeout}; the message holds the log's
+     *                       deployment errors
+     */
+    void awaitReady(Duration timeout) throws DemoException, InterruptedException {
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest probe = HttpRequest.newBuilder(URI.create(baseUrl() + "/orders/" + PROBE_ID))
+                .timeout(Duration.ofSeconds(5)).GET().build();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        boolean serverReady = false;
+        int probesSinceServerReady = 0;
+        while (true) {
+            if (!process.isAlive()) {
+                throw new DemoException("Payara Micro exited with code " + process.exitValue() + " while starting"
+                        + deploymentErrors());
+            }
+            try {
+                HttpResponse<String> response = client.send(probe, HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == 404 && response.body().contains("\"error\"")) {
+                    return;
+                }
+            } catch (ConnectException e) {
+                // not listening yet
+            } catch (IOException e) {
+                // listening, not answering yet
+            }
+            serverReady = serverReady || readLog().contains(" ready in ");
+            if (serverReady) {
+                // The server is up: the application has deployed or failed to.
+                if (++probesSinceServerReady >= 10) {
+                    throw new DemoException("Payara Micro started, but the example application did not deploy"
+                            + deploymentErrors());
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new DemoException("Payara Micro was not ready within " + timeout.toSeconds() + " s"
+                        + deploymentErrors());
+            }
+            TimeUnit.MILLISECONDS.sleep(250);
+        }
+    }
+
+    /** Stops Payara (SIGTERM, then SIGKILL after 20 s); idempotent. */
+    @Override
+    public void close() {
+        if (!process.isAlive()) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private String readLog() {
+        try {
+            return ANSI.matcher(new String(Files.readAllBytes(log), StandardCharsets.UTF_8)).replaceAll("");
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /** Returns the log's SEVERE records and exceptions, at most 25 lines, or a pointer to the log. */
+    private String deploymentErrors() {
+        List<String> lines = readLog().lines().toList();
+        List<String> errors = new ArrayList<>();
+        for (int i = 0; i < lines.size() && errors.size() < 25; i++) {
+            String line = lines.get(i);
+            if (line.contains("SEVERE") || line.startsWith("Caused by:") || line.contains("Exception while")
+                    || line.contains("Invalid outbox configuration") || line.startsWith("  - ")) {
+                // Payara's record header, "[time] [] [SEVERE] ... [levelValue: 1000] ", says nothing here.
+                int header = line.indexOf("[levelValue: ");
+                String text = (header >= 0 ? line.substring(line.indexOf(']', header) + 1) : line).strip();
+                if (!text.isEmpty() && !text.equals("[[") && !errors.contains("    " + text)) {
+                    errors.add("    " + (text.length() > 300 ? text.substring(0, 300) + " ..." : text));
+                }
+            }
+        }
+        return errors.isEmpty() ? "" : ":\n" + String.join("\n", errors);
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package org.eeoutbox.example;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.bind.Jsonb;
+import jakarta.json.bind.JsonbBuilder;
+import jakarta.transaction.Transactional;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.UUID;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eeoutbox.OutboxMessage;
+import org.eeoutbox.OutboxPublisher;
+import org.eeoutbox.http.HttpDelivery;
+import org.eeoutbox.kafka.KafkaDelivery;
+
+/**
+ * Places orders: saves the order and publishes {@code order.created} to the webhook receiver and
+ * to a Kafka topic, all in one JTA transaction. If anything fails, nothing is saved and nothing
+ * is sent; once it commits, the outbox delivers both messages, retrying until they arrive.
+ */
+@ApplicationScoped
+public class OrderService {
+
+    /** The event's message type. */
+    public static final String ORDER_CREATED = "order.created";
+
+    /** The logical HTTP service that receives webhooks: its URL is {@code outbox.http.service.webhooks.url}. */
+    public static final String WEBHOOKS = "webhooks";
+
+    private static final Jsonb JSON = JsonbBuilder.create();
+
+    @Inject
+    OrderRepository orders;
+
+    @Inject
+    OutboxPublisher outbox;
+
+    @Inject
+    @ConfigProperty(name = "orders.webhook.path", defaultValue = "/hooks/orders")
+    String webhookPath;
+
+    @Inject
+    @ConfigProperty(name = "orders.topic", defaultValue = "orders")
+    String topic;
+
+    /** Saves a new order and publishes {@code order.created} twice (webhook, Kafka), atomically. */
+    @Transactional
+    public Order place(NewOrder request) throws SQLException {
+        Order order = new Order(UUID.randomUUID().toString(), request.customer(), request.amount(),
+                Instant.now().truncatedTo(ChronoUnit.MICROS));
+        orders.insert(order);
+        OutboxMessage created = new OutboxMessage(ORDER_CREATED, JSON.toJson(order));
+        outbox.publish(created, HttpDelivery.to(WEBHOOKS).path(webhookPath)
+                .header("X-Event-Type", ORDER_CREATED)
+                .build());
+        outbox.publish(created, KafkaDelivery.topic(topic).key(order.id())
+                .header("event-type", ORDER_CREATED)
+                .build());
+        return order;
+    }
+}
