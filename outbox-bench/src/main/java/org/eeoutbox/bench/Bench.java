@@ -38,15 +38,15 @@ public final class Bench {
 
     private static final String USAGE = """
             Usage: ./bench [--quick] [options]
-              --quick               a subset: drain PG and MySQL (batch 100, 1 worker, 20,000 rows), http 0 ms
-                                    (2,000 messages) and kafka (10,000), 1 worker, 3 rounds; about 2 minutes
+              --quick               a subset: drain PG and MySQL (batch 100, 1 worker, 10,000 rows), http 0 ms
+                                    (1,000 messages) and kafka (10,000), 1 worker, 3 rounds; about 2 minutes
               --only=F,...          families to run, of: drain,http,kafka,publish,scale (default: all)
               --db=D,...            databases for drain, publish and scale: postgresql,mysql (default: both)
               --rounds=N            measured rounds per comparison (default 5; quick 3)
-              --rows=N              rows per drain round (default 50000; quick 20000)
+              --rows=N              rows per drain round (default 50000; quick 10000)
               --batch=N,...         drain batch sizes (default 10,100,500)
               --workers=N,...       drain workers (default 1,2,4)
-              --http-rows=N         messages per HTTP round (default 5000; quick 2000)
+              --http-rows=N         messages per HTTP round (default 5000; quick 1000)
               --kafka-rows=N        messages per Kafka round (default 50000; quick 10000)
               --publish-tx=N        business transactions per publish round (default 2000)
               --publish-workers=N,... threads running business transactions (default 1)
@@ -83,10 +83,10 @@ public final class Bench {
             List<String> databases = words(given.remove("db"), List.of("postgresql", "mysql"));
             Options options = new Options(quick, families, databases,
                     number(given.remove("rounds"), quick ? 3 : 5),
-                    number(given.remove("rows"), quick ? 20_000 : 50_000),
+                    number(given.remove("rows"), quick ? 10_000 : 50_000),
                     numbers(given.remove("batch"), quick ? List.of(100) : List.of(10, 100, 500)),
                     numbers(given.remove("workers"), quick ? List.of(1) : List.of(1, 2, 4)),
-                    number(given.remove("http-rows"), quick ? 2_000 : 5_000),
+                    number(given.remove("http-rows"), quick ? 1_000 : 5_000),
                     quick ? List.of(0) : List.of(0, 20),
                     quick ? List.of(1) : List.of(1, 4),
                     number(given.remove("kafka-rows"), quick ? 10_000 : 50_000),
