@@ -46,7 +46,7 @@ final class DrainBench {
             for (int batchSize : options.batchSizes()) {
                 for (int workers : options.workers()) {
                     String config = db.label() + " batch=" + batchSize + " workers=" + workers;
-                    Engine engine = new Engine(db, Engine.noop(), batchSize, workers, executor, Engine.TxRunner.LIBRARY);
+                    Engine engine = new Engine(db, Engine.noop(), batchSize, workers, executor);
                     JdbcLimit limit = new JdbcLimit(db, Engine.NOOP_TYPE, batchSize, workers, executor, false);
                     Runner.Side engineSide = Runner.Side.of(seed, () -> engine.drain(rows));
                     Runner.Side limitSide = Runner.Side.of(seed, () -> limit.drain(rows));
@@ -54,9 +54,6 @@ final class DrainBench {
                             batchSize == 100 && (workers == 1 || workers == 4) ? TARGET : null, warmUp);
                     warmUp = false;
                     if (options.diagnose()) {
-                        Engine lean = new Engine(db, Engine.noop(), batchSize, workers, executor, Engine.TxRunner.LEAN);
-                        runner.compare("diag", config + " runner", "library", engineSide,
-                                "lean", Runner.Side.of(seed, () -> lean.drain(rows)), null, false);
                         JdbcLimit wide = new JdbcLimit(db, Engine.NOOP_TYPE, batchSize, workers, executor, true);
                         runner.compare("diag", config + " columns", "13", Runner.Side.of(seed, () -> wide.drain(rows)),
                                 "6", limitSide, null, false);

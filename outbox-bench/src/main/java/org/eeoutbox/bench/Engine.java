@@ -25,27 +25,17 @@ final class Engine {
     /** The delivery type of the no-op deliverer. */
     static final String NOOP_TYPE = "noop";
 
-    /** Which transaction runner the engine uses: the library's, or the lean diagnostic one. */
-    enum TxRunner { LIBRARY, LEAN }
-
     private final OutboxProcessor processor;
 
     /**
      * @param executor runs the workers beyond the first
      */
-    Engine(BenchDatabase db, MessageDeliverer deliverer, int batchSize, int workers, Executor executor,
-           TxRunner runner) {
+    Engine(BenchDatabase db, MessageDeliverer deliverer, int batchSize, int workers, Executor executor) {
         ProcessorSettings settings = new ProcessorSettings(batchSize, workers, RetryPolicy.DEFAULT,
                 Duration.ofHours(1));
-        if (runner == TxRunner.LEAN) {
-            PooledTransactions transactions = new PooledTransactions(db.pool());
-            processor = new OutboxProcessor(new JdbcOutboxStore(transactions, db.dialect()), transactions,
-                    List.of(deliverer), settings, new OutboxListener() { }, executor, Clock.systemUTC());
-        } else {
-            DataSourceTransactions transactions = new DataSourceTransactions(db.pool());
-            processor = new OutboxProcessor(new JdbcOutboxStore(transactions, db.dialect()), transactions,
-                    List.of(deliverer), settings, new OutboxListener() { }, executor, Clock.systemUTC());
-        }
+        DataSourceTransactions transactions = new DataSourceTransactions(db.pool());
+        processor = new OutboxProcessor(new JdbcOutboxStore(transactions, db.dialect()), transactions,
+                List.of(deliverer), settings, new OutboxListener() { }, executor, Clock.systemUTC());
     }
 
     /**

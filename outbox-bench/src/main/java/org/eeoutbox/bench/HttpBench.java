@@ -70,7 +70,7 @@ final class HttpBench {
                 for (int workers : options.httpWorkers()) {
                     receiver.latencyMillis = latency;
                     long before = receiver.received.get();
-                    Engine engine = new Engine(pg, deliverer, BATCH_SIZE, workers, executor, Engine.TxRunner.LIBRARY);
+                    Engine engine = new Engine(pg, deliverer, BATCH_SIZE, workers, executor);
                     Runner.Target target = workers == 1 ? new Runner.Target(0.80, latency == 0 ? 4000 : 3000) : null;
                     runner.compare("http", pg.label() + " latency=" + latency + "ms workers=" + workers,
                             "engine", Runner.Side.of(seed, () -> engine.drain(rows)),

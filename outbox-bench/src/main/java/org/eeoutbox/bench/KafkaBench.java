@@ -55,7 +55,7 @@ final class KafkaBench {
             };
             boolean warmUp = true;
             for (int workers : options.kafkaWorkers()) {
-                Engine engine = new Engine(pg, deliverer, BATCH_SIZE, workers, executor, Engine.TxRunner.LIBRARY);
+                Engine engine = new Engine(pg, deliverer, BATCH_SIZE, workers, executor);
                 runner.compare("kafka", pg.label() + " workers=" + workers,
                         "engine", Runner.Side.of(seed, () -> engine.drain(rows)),
                         "producer", Runner.Side.of(() -> { }, () -> send(producer, rows, workers, executor)),

@@ -15,12 +15,13 @@ import org.eeoutbox.OutboxMessage;
 import org.eeoutbox.OutboxPublisher;
 import org.eeoutbox.engine.StoreOutboxPublisher;
 import org.eeoutbox.http.HttpDelivery;
+import org.eeoutbox.jdbc.DataSourceTransactions;
 import org.eeoutbox.jdbc.JdbcOutboxStore;
 
 /**
  * Publish overhead: business transactions that insert one order row, with one (or ten)
  * {@code publish} calls, against the same transactions without. The transaction is a plain pooled
- * one ({@link PooledTransactions}, standing in for the container's JTA transaction that a publish
+ * one ({@link DataSourceTransactions}, standing in for the container's JTA transaction that a publish
  * joins), the same on both sides, so the ratio is the cost of the publishes alone. Each publish
  * builds its delivery as an application does ({@code HttpDelivery.to(…).path(…).build()}).
  */
@@ -37,7 +38,7 @@ final class PublishBench {
             throws Exception {
         int transactions = options.publishTransactions();
         for (BenchDatabase db : databases) {
-            PooledTransactions tx = new PooledTransactions(db.pool());
+            DataSourceTransactions tx = new DataSourceTransactions(db.pool());
             OutboxPublisher publisher = new StoreOutboxPublisher(new JdbcOutboxStore(tx, db.dialect()),
                     StoreOutboxPublisher.DEFAULT_MAX_PAYLOAD_BYTES, Clock.systemUTC());
             boolean warmUp = true;
@@ -59,7 +60,7 @@ final class PublishBench {
     }
 
     /** Runs {@code total} business transactions on {@code workers} threads; returns how many ran. */
-    private static long business(BenchDatabase db, PooledTransactions tx, OutboxPublisher publisher, int publishes,
+    private static long business(BenchDatabase db, DataSourceTransactions tx, OutboxPublisher publisher, int publishes,
                                  int total, int workers, Executor executor) throws Exception {
         AtomicInteger remaining = new AtomicInteger(total);
         return Runner.inParallel(workers, executor, () -> {
@@ -79,7 +80,7 @@ final class PublishBench {
         });
     }
 
-    private static void insertOrder(BenchDatabase db, PooledTransactions tx) {
+    private static void insertOrder(BenchDatabase db, DataSourceTransactions tx) {
         try {
             tx.withConnection(connection -> {
                 try (PreparedStatement insert = connection.prepareStatement(INSERT_ORDER)) {

@@ -51,9 +51,8 @@ final class ScaleBench {
                     history.seedPending(rows, Engine.NOOP_TYPE, NOOP_METADATA);
                     history.analyze();
                 };
-                Engine engineEmpty = new Engine(empty, Engine.noop(), BATCH_SIZE, 1, executor, Engine.TxRunner.LIBRARY);
-                Engine engineHistory = new Engine(history, Engine.noop(), BATCH_SIZE, 1, executor,
-                        Engine.TxRunner.LIBRARY);
+                Engine engineEmpty = new Engine(empty, Engine.noop(), BATCH_SIZE, 1, executor);
+                Engine engineHistory = new Engine(history, Engine.noop(), BATCH_SIZE, 1, executor);
                 runner.compare("scale", empty.label() + " engine", "with history",
                         Runner.Side.of(seedHistory, () -> engineHistory.drain(rows)),
                         "empty", Runner.Side.of(seedEmpty, () -> engineEmpty.drain(rows)), TARGET, true);

@@ -12,7 +12,8 @@ import org.eeoutbox.spi.TransactionRunner;
  * Resource-local transactions on a {@link DataSource}, for use without JTA: standalone
  * applications, tests and benchmarks.
  *
- * <p>{@link #inNewTransaction} borrows a connection, turns auto-commit off, sets READ COMMITTED,
+ * <p>{@link #inNewTransaction} borrows a connection, turns auto-commit off and sets READ COMMITTED
+ * where the connection is not so already (restoring auto-commit afterwards),
  * binds the connection to the calling thread for the duration of the work (so a store using this
  * object as its {@link ConnectionProvider} joins the transaction), then commits or rolls back and
  * returns the connection. A transaction already bound on the thread is suspended meanwhile and
@@ -31,8 +32,15 @@ public final class DataSourceTransactions implements TransactionRunner, Connecti
     public <T> T inNewTransaction(Supplier<T> work) {
         Connection suspended = current.get();
         try (Connection connection = dataSource.getConnection()) {
-            connection.setAutoCommit(false);
-            connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            // Session statements only where needed: a pool configured for READ COMMITTED and
+            // manual commit costs no round trip per transaction.
+            boolean autoCommit = connection.getAutoCommit();
+            if (autoCommit) {
+                connection.setAutoCommit(false);
+            }
+            if (connection.getTransactionIsolation() != Connection.TRANSACTION_READ_COMMITTED) {
+                connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            }
             current.set(connection);
             try {
                 T result = work.get();
@@ -46,7 +54,9 @@ public final class DataSourceTransactions implements TransactionRunner, Connecti
                 throw new OutboxStoreException("Commit failed; the transaction was rolled back", e);
             } finally {
                 current.set(suspended);
-                connection.setAutoCommit(true);
+                if (autoCommit) {
+                    connection.setAutoCommit(true);
+                }
             }
         } catch (SQLException e) {
             throw new OutboxStoreException("Could not begin or end a transaction on the DataSource", e);
