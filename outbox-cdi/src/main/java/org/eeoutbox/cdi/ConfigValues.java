@@ -62,6 +62,20 @@ final class ConfigValues {
         return Boolean.parseBoolean(value);
     }
 
+    /** One of {@code accepted}, compared without regard to case. */
+    String oneOf(String name, String defaultValue, List<String> accepted) {
+        Optional<String> raw = string(name);
+        if (raw.isEmpty()) {
+            return defaultValue;
+        }
+        String value = raw.get().toLowerCase(Locale.ROOT);
+        if (accepted.contains(value)) {
+            return value;
+        }
+        problems.add(name + "=" + raw.get() + " is invalid: expected one of " + String.join(", ", accepted));
+        return defaultValue;
+    }
+
     int integer(String name, int defaultValue, int min, int max) {
         Optional<String> raw = string(name);
         if (raw.isEmpty()) {

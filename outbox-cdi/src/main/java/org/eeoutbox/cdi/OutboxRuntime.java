@@ -75,6 +75,10 @@ public class OutboxRuntime {
     @Inject
     RequiresNewTransactions requiresNew;
 
+    /** The Enterprise Beans timer of outbox-ejb, when the application ships it. */
+    @Inject
+    Instance<OutboxTrigger> triggerBeans;
+
     /** Fired once the outbox has started, with the settings in force (metrics register then). */
     @Inject
     Event<OutboxSettings> started;
@@ -123,16 +127,17 @@ public class OutboxRuntime {
                 lookup(TRANSACTION_REGISTRY, TransactionSynchronizationRegistry.class, null);
         UserTransaction userTransaction = lookup(USER_TRANSACTION, UserTransaction.class, null);
         DataSource dataSource = lookup(read.dataSource(), DataSource.class, "outbox.datasource");
-        ManagedScheduledExecutorService executor =
-                lookup(read.executor(), ManagedScheduledExecutorService.class, "outbox.executor");
-        // Work that waits on other work (extra workers, HTTP completions) goes to the growing
-        // managed executor: Payara's scheduled executor may have a single thread.
+        OutboxTrigger trigger = trigger(read);
+        // Every task runs on the growing managed executor, and so does work that waits on other
+        // work (extra workers, HTTP completions): Payara's scheduled executor has a single thread.
         ManagedExecutorService asyncExecutor =
                 lookup(read.asyncExecutor(), ManagedExecutorService.class, "outbox.async-executor");
         SqlDialect dialect = checkDatabase(dataSource, read);
-        OutboxScheduler newScheduler = new OutboxScheduler(executor);
+        OutboxScheduler newScheduler = new OutboxScheduler(trigger, asyncExecutor);
         store = new JdbcOutboxStore(new JtaConnectionProvider(dataSource, registry), dialect);
-        transactions = new ContainerTransactionRunner(requiresNew, userTransaction, read.transactionTimeout());
+        transactions = new ContainerTransactionRunner(requiresNew,
+                TransactionTimeout.of((int) Math.min(Integer.MAX_VALUE, read.transactionTimeout().toSeconds()),
+                        userTransaction));
         List<MessageDeliverer> deliverers = deliverers(asyncExecutor);
         try {
             if (read.processorEnabled()) {
@@ -158,9 +163,9 @@ public class OutboxRuntime {
         scheduler = newScheduler;
         settings = read;
         started.fire(read);
-        LOG.log(Level.INFO, "Outbox started on {0} ({1}): processor {2}, delivery types {3}", read.dataSource(),
-                dialect.name(), processor == null ? "disabled" : "every " + read.pollInterval(),
-                deliverers.stream().map(MessageDeliverer::deliveryType).toList());
+        LOG.log(Level.INFO, "Outbox started on {0} ({1}): processor {2}, delivery types {3}, scheduler {4}",
+                read.dataSource(), dialect.name(), processor == null ? "disabled" : "every " + read.pollInterval(),
+                deliverers.stream().map(MessageDeliverer::deliveryType).toList(), read.scheduler().propertyValue());
     }
 
     /** Stops the schedules, waits for running batches, closes what the outbox created. */
@@ -178,6 +183,19 @@ public class OutboxRuntime {
         transports.close();
         scheduler = null;
         LOG.log(Level.INFO, "Outbox stopped");
+    }
+
+    private OutboxTrigger trigger(OutboxSettings read) {
+        if (read.scheduler() == OutboxSettings.Scheduler.MANAGED_EXECUTOR) {
+            return new ScheduledExecutorTrigger(
+                    lookup(read.executor(), ManagedScheduledExecutorService.class, "outbox.executor"));
+        }
+        if (triggerBeans.isUnsatisfied()) {
+            throw new OutboxConfigurationException(List.of("outbox.scheduler=" + read.scheduler().propertyValue()
+                    + " needs the Enterprise Beans timer of org.eeoutbox:outbox-ejb: add that dependency to the "
+                    + "application, on a server with Enterprise Beans (Lite)"));
+        }
+        return triggerBeans.get();
     }
 
     private List<MessageDeliverer> deliverers(ManagedExecutorService executor) {

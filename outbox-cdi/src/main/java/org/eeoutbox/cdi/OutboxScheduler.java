@@ -6,56 +6,61 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Runs the outbox's periodic tasks on the container's managed scheduled executor: each task with
- * a fixed delay (so a task never overlaps itself), guarded so that no exception ends its
- * schedule, and counted so that {@link #stop} can wait for the ones in flight.
+ * Runs the outbox's tasks on the container's managed executor: periodic ones when the
+ * {@link OutboxTrigger} calls (a task still running when it is called again is skipped, so a task
+ * never overlaps itself), one-off ones at once. Guarded so that no exception ends a schedule, and
+ * counted so that {@link #stop} can wait for the tasks in flight.
  *
- * <p>Thread-safe. Owns no thread: the executor is the container's, and only the tasks scheduled
+ * <p>The trigger only hands work over: a long drain never holds up the purger or the gauges'
+ * refresh, even where the trigger has a single thread (Payara's default scheduled executor).
+ *
+ * <p>Thread-safe. Owns no thread: the executors are the container's, and only the schedules made
  * here are cancelled on stop.
  */
 final class OutboxScheduler {
 
     private static final Logger LOG = System.getLogger(OutboxScheduler.class.getName());
 
-    private final ScheduledExecutorService executor;
-    private final List<ScheduledFuture<?>> schedules = new ArrayList<>();
+    private final OutboxTrigger trigger;
+    private final Executor worker;
+    private final List<OutboxTrigger.Schedule> schedules = new ArrayList<>();
     private final Object lock = new Object();
     private int inFlight;
     private boolean stopped;
 
-    OutboxScheduler(ScheduledExecutorService executor) {
-        this.executor = Objects.requireNonNull(executor, "executor");
+    /**
+     * @param trigger calls the periodic tasks
+     * @param worker  runs every task; inside a server, a managed executor
+     */
+    OutboxScheduler(OutboxTrigger trigger, Executor worker) {
+        this.trigger = Objects.requireNonNull(trigger, "trigger");
+        this.worker = Objects.requireNonNull(worker, "worker");
     }
 
-    /** Runs {@code task} after {@code initialDelay}, then again {@code delay} after each run ends. */
-    void every(String name, Duration initialDelay, Duration delay, Runnable task) {
-        synchronized (lock) {
-            if (stopped) {
-                return;
+    /** Runs {@code task} after {@code initialDelay}, then about every {@code interval} unless it still runs. */
+    void every(String name, Duration initialDelay, Duration interval, Runnable task) {
+        AtomicBoolean running = new AtomicBoolean();
+        Runnable tick = () -> {
+            if (running.compareAndSet(false, true)) {
+                submit(name, task, () -> running.set(false));
             }
-            schedules.add(executor.scheduleWithFixedDelay(guarded(name, task), initialDelay.toMillis(),
-                    delay.toMillis(), TimeUnit.MILLISECONDS));
+        };
+        synchronized (lock) {
+            if (!stopped) {
+                schedules.add(trigger.every(name, initialDelay, interval, tick));
+            }
         }
     }
 
-    /** Runs {@code task} once, as soon as the executor can; does nothing once stopped. */
+    /** Runs {@code task} once, as soon as the worker can; does nothing once stopped. */
     void now(String name, Runnable task) {
-        synchronized (lock) {
-            if (stopped) {
-                return;
-            }
-        }
-        try {
-            executor.execute(guarded(name, task));
-        } catch (RejectedExecutionException e) {
-            LOG.log(Level.DEBUG, "Executor refused outbox task {0}; the next poll runs it", name);
-        }
+        submit(name, task, () -> { });
     }
 
     /**
@@ -67,7 +72,7 @@ final class OutboxScheduler {
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (lock) {
             stopped = true;
-            schedules.forEach(schedule -> schedule.cancel(false));
+            schedules.forEach(OutboxTrigger.Schedule::cancel);
             schedules.clear();
             while (inFlight > 0) {
                 long left = deadline - System.nanoTime();
@@ -85,25 +90,47 @@ final class OutboxScheduler {
         }
     }
 
-    private Runnable guarded(String name, Runnable task) {
-        return () -> {
-            synchronized (lock) {
-                if (stopped) {
-                    return;
-                }
-                inFlight++;
+    /** Hands {@code task} to the worker; {@code done} runs after it, or at once if it never runs. */
+    private void submit(String name, Runnable task, Runnable done) {
+        synchronized (lock) {
+            if (stopped) {
+                done.run();
+                return;
             }
-            try {
+            inFlight++;
+        }
+        try {
+            worker.execute(() -> run(name, task, done));
+        } catch (RejectedExecutionException e) {
+            LOG.log(Level.DEBUG, "Executor refused outbox task {0}; the next poll runs it", name);
+            finished(done);
+        }
+    }
+
+    private void run(String name, Runnable task, Runnable done) {
+        try {
+            if (!isStopped()) {
                 task.run();
-            } catch (Throwable e) {
-                // Never let an exception end a fixed-delay schedule.
-                LOG.log(Level.ERROR, "Outbox task " + name + " failed; it runs again on schedule", e);
-            } finally {
-                synchronized (lock) {
-                    inFlight--;
-                    lock.notifyAll();
-                }
             }
-        };
+        } catch (Throwable e) {
+            // Never let an exception end a schedule.
+            LOG.log(Level.ERROR, "Outbox task " + name + " failed; it runs again on schedule", e);
+        } finally {
+            finished(done);
+        }
+    }
+
+    private boolean isStopped() {
+        synchronized (lock) {
+            return stopped;
+        }
+    }
+
+    private void finished(Runnable done) {
+        done.run();
+        synchronized (lock) {
+            inFlight--;
+            lock.notifyAll();
+        }
     }
 }

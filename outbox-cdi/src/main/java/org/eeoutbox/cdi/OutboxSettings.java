@@ -1,6 +1,7 @@
 package org.eeoutbox.cdi;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -14,10 +15,11 @@ import org.eeoutbox.engine.StoreOutboxPublisher;
  * validated as a whole; see README.md for every property, its default and its range.
  *
  * @param dataSource         JNDI name of the container DataSource ({@code outbox.datasource})
- * @param executor           JNDI name of the ManagedScheduledExecutorService that runs the schedules
- *                           ({@code outbox.executor})
- * @param asyncExecutor      JNDI name of the ManagedExecutorService that runs extra workers and the
- *                           transports' asynchronous work ({@code outbox.async-executor})
+ * @param scheduler          what calls the periodic tasks ({@code outbox.scheduler})
+ * @param executor           JNDI name of the ManagedScheduledExecutorService that calls them with the
+ *                           default scheduler ({@code outbox.executor})
+ * @param asyncExecutor      JNDI name of the ManagedExecutorService that runs every task, the extra
+ *                           workers and the transports' asynchronous work ({@code outbox.async-executor})
  * @param createSchema       create a missing outbox table at startup ({@code outbox.schema.create})
  * @param maxPayloadBytes    the largest payload accepted ({@code outbox.payload.max-size})
  * @param metricsEnabled     publish MicroProfile Metrics when present ({@code outbox.metrics.enabled})
@@ -32,6 +34,7 @@ import org.eeoutbox.engine.StoreOutboxPublisher;
  */
 public record OutboxSettings(
         String dataSource,
+        Scheduler scheduler,
         String executor,
         String asyncExecutor,
         boolean createSchema,
@@ -45,6 +48,34 @@ public record OutboxSettings(
         boolean purgerEnabled,
         Duration purgeInterval,
         PurgerSettings purger) {
+
+    /** What calls the outbox's periodic tasks. */
+    public enum Scheduler {
+        /** The container's ManagedScheduledExecutorService named by {@code outbox.executor}. */
+        MANAGED_EXECUTOR("managed-executor"),
+        /** An Enterprise Beans timer, from the {@code outbox-ejb} module. */
+        EJB_TIMER("ejb-timer");
+
+        private final String propertyValue;
+
+        Scheduler(String propertyValue) {
+            this.propertyValue = propertyValue;
+        }
+
+        /** Returns the value of {@code outbox.scheduler} that selects this scheduler. */
+        public String propertyValue() {
+            return propertyValue;
+        }
+
+        static Scheduler of(String propertyValue) {
+            for (Scheduler scheduler : values()) {
+                if (scheduler.propertyValue.equals(propertyValue)) {
+                    return scheduler;
+                }
+            }
+            throw new IllegalArgumentException(propertyValue);
+        }
+    }
 
     /** The platform's default managed scheduled executor. */
     public static final String DEFAULT_EXECUTOR = "java:comp/DefaultManagedScheduledExecutorService";
@@ -66,6 +97,8 @@ public record OutboxSettings(
         ConfigValues values = new ConfigValues(source);
         String dataSource = values.requiredString("outbox.datasource",
                 "the JNDI name of a transactional DataSource, for example java:app/jdbc/orders");
+        Scheduler scheduler = Scheduler.of(values.oneOf("outbox.scheduler", Scheduler.MANAGED_EXECUTOR.propertyValue(),
+                Arrays.stream(Scheduler.values()).map(Scheduler::propertyValue).toList()));
         String executor = values.string("outbox.executor").orElse(DEFAULT_EXECUTOR);
         String asyncExecutor = values.string("outbox.async-executor").orElse(DEFAULT_ASYNC_EXECUTOR);
         boolean createSchema = values.bool("outbox.schema.create", false);
@@ -106,7 +139,7 @@ public record OutboxSettings(
             throw new OutboxConfigurationException(problems);
         }
         RetryPolicy retryPolicy = new RetryPolicy(maxRetries, initialBackoff, multiplier, maxBackoff, jitter);
-        return new OutboxSettings(dataSource, executor, asyncExecutor, createSchema, maxPayload, metrics, statsInterval,
+        return new OutboxSettings(dataSource, scheduler, executor, asyncExecutor, createSchema, maxPayload, metrics, statsInterval,
                 processorEnabled, pollInterval, new ProcessorSettings(batchSize, concurrency, retryPolicy, drainBudget),
                 transactionTimeout, purgerEnabled, purgeInterval,
                 new PurgerSettings(retention, deduplicationWindow, purgeBatch, PurgerSettings.DEFAULT.timeBudget()));

@@ -25,6 +25,7 @@ class OutboxSettingsTest {
         OutboxSettings settings = read();
 
         assertEquals("java:app/jdbc/orders", settings.dataSource());
+        assertEquals(OutboxSettings.Scheduler.MANAGED_EXECUTOR, settings.scheduler());
         assertEquals(OutboxSettings.DEFAULT_EXECUTOR, settings.executor());
         assertEquals(100, settings.processor().batchSize());
         assertEquals(1, settings.processor().concurrency());
@@ -53,6 +54,17 @@ class OutboxSettingsTest {
         assertEquals(Duration.ofDays(3), settings.purger().retention());
         assertEquals(Duration.ofDays(3), settings.purger().deduplicationWindow(), "the window follows the retention");
         assertEquals(Duration.ofHours(2), settings.purgeInterval());
+    }
+
+    @Test
+    void schedulerIsOneOfTheNamedOnes() {
+        properties.put("outbox.scheduler", "EJB-Timer");
+        assertEquals(OutboxSettings.Scheduler.EJB_TIMER, read().scheduler());
+
+        properties.put("outbox.scheduler", "quartz");
+        OutboxConfigurationException e = assertThrows(OutboxConfigurationException.class, this::read);
+        assertTrue(e.getMessage().contains("outbox.scheduler=quartz is invalid: expected one of managed-executor, "
+                + "ejb-timer"), e.getMessage());
     }
 
     @Test

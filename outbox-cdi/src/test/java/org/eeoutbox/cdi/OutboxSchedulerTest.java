@@ -1,0 +1,128 @@
+package org.eeoutbox.cdi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The scheduler's hand-over logic, with a trigger the test fires by hand. */
+class OutboxSchedulerTest {
+
+    /** Records the ticks it is given; {@link #fire} calls them as a timer would. */
+    private static final class ManualTrigger implements OutboxTrigger {
+        final List<Runnable> ticks = new ArrayList<>();
+        final AtomicInteger cancelled = new AtomicInteger();
+
+        @Override
+        public Schedule every(String name, Duration initialDelay, Duration interval, Runnable tick) {
+            ticks.add(tick);
+            return cancelled::incrementAndGet;
+        }
+
+        void fire(int task) {
+            ticks.get(task).run();
+        }
+    }
+
+    private final ManualTrigger trigger = new ManualTrigger();
+    private final ExecutorService worker = Executors.newCachedThreadPool();
+    private final OutboxScheduler scheduler = new OutboxScheduler(trigger, worker);
+
+    @AfterEach
+    void shutDown() {
+        worker.shutdownNow();
+    }
+
+    @Test
+    void aLongTaskDoesNotHoldUpTheOthers() throws InterruptedException {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch otherRan = new CountDownLatch(1);
+        scheduler.every("drain", Duration.ZERO, Duration.ofSeconds(1), () -> await(release));
+        scheduler.every("stats", Duration.ZERO, Duration.ofSeconds(1), otherRan::countDown);
+
+        trigger.fire(0);
+        trigger.fire(1);
+
+        assertTrue(otherRan.await(5, TimeUnit.SECONDS), "the second task ran while the first was still running");
+        release.countDown();
+    }
+
+    @Test
+    void aTaskStillRunningIsSkippedNotOverlapped() throws InterruptedException {
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger runs = new AtomicInteger();
+        CountDownLatch started = new CountDownLatch(1);
+        scheduler.every("drain", Duration.ZERO, Duration.ofSeconds(1), () -> {
+            runs.incrementAndGet();
+            started.countDown();
+            await(release);
+        });
+
+        trigger.fire(0);
+        assertTrue(started.await(5, TimeUnit.SECONDS));
+        trigger.fire(0);
+        trigger.fire(0);
+        release.countDown();
+        assertTrue(scheduler.stop(Duration.ofSeconds(5)));
+
+        assertEquals(1, runs.get(), "ticks during a run are skipped");
+    }
+
+    @Test
+    void anExceptionDoesNotEndTheSchedule() {
+        OutboxScheduler inline = new OutboxScheduler(trigger, Runnable::run);
+        AtomicInteger runs = new AtomicInteger();
+        inline.every("drain", Duration.ZERO, Duration.ofSeconds(1), () -> {
+            runs.incrementAndGet();
+            throw new IllegalStateException("database down");
+        });
+
+        trigger.fire(0);
+        trigger.fire(0);
+
+        assertEquals(2, runs.get(), "ran again after throwing");
+    }
+
+    @Test
+    void stopCancelsTheSchedulesWaitsForRunningTasksAndRunsNoMore() throws InterruptedException {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger runs = new AtomicInteger();
+        scheduler.every("drain", Duration.ZERO, Duration.ofSeconds(1), () -> {
+            runs.incrementAndGet();
+            started.countDown();
+            await(release);
+        });
+        trigger.fire(0);
+        assertTrue(started.await(5, TimeUnit.SECONDS));
+
+        assertFalse(scheduler.stop(Duration.ofMillis(100)), "a task still runs");
+        assertEquals(1, trigger.cancelled.get());
+        release.countDown();
+        assertTrue(scheduler.stop(Duration.ofSeconds(5)));
+
+        trigger.fire(0);
+        scheduler.now("wake-up", runs::incrementAndGet);
+        worker.shutdown();
+        assertTrue(worker.awaitTermination(5, TimeUnit.SECONDS));
+        assertEquals(1, runs.get(), "nothing runs after stop");
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
