@@ -1,11 +1,13 @@
 package org.eeoutbox.cdi;
 
-import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.BeanManager;
-import jakarta.enterprise.util.TypeLiteral;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
 import java.time.Clock;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -38,12 +40,27 @@ final class KafkaDeliverers {
     private KafkaDeliverers() {
     }
 
-    static Optional<Created> create(Config config, BeanManager beans, Clock clock) {
-        Instance<Producer<String, String>> producers = beans.createInstance()
-                .select(new TypeLiteral<Producer<String, String>>() { });
-        if (producers.isResolvable()) {
+    private static boolean isStringProducer(Type type) {
+        return type instanceof ParameterizedType parameterized && parameterized.getRawType() == Producer.class
+                && Arrays.equals(parameterized.getActualTypeArguments(), new Type[] {String.class, String.class});
+    }
+
+    /**
+     * @throws OutboxConfigurationException if the application has several producer beans
+     */
+    static Optional<Created> create(Config config, ApplicationBeans applicationBeans, BeanManager manager,
+                                    Clock clock) {
+        List<Producer<?, ?>> producers = applicationBeans.<Producer<?, ?>>references(manager, Producer.class,
+                KafkaDeliverers::isStringProducer);
+        if (producers.size() > 1) {
+            throw new OutboxConfigurationException(List.of("The application has " + producers.size()
+                    + " beans of type Producer<String, String>; the outbox's Kafka deliveries need at most one"));
+        }
+        if (producers.size() == 1) {
             LOG.log(Level.INFO, "Outbox Kafka deliveries use the application's Producer bean");
-            KafkaMessageDeliverer deliverer = KafkaMessageDeliverer.builder(producers.get()).clock(clock).build();
+            @SuppressWarnings("unchecked") // the bean's type is Producer<String, String>, checked above
+            Producer<String, String> producer = (Producer<String, String>) producers.get(0);
+            KafkaMessageDeliverer deliverer = KafkaMessageDeliverer.builder(producer).clock(clock).build();
             return Optional.of(new Created(deliverer, Optional.empty()));
         }
         Map<String, String> producerConfig = new TreeMap<>();

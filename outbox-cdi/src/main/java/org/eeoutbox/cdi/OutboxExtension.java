@@ -6,14 +6,16 @@ import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.Extension;
+import jakarta.enterprise.inject.spi.ProcessBean;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
- * Registers the outbox's beans (the library needs no {@code beans.xml}) and fails the deployment
- * when the configuration is invalid, listing every bad property.
+ * Registers the outbox's beans (the library needs no {@code beans.xml}), records the application's
+ * beans ({@link ApplicationBeans}) and fails the deployment when the configuration is invalid,
+ * listing every bad property.
  *
  * <p>The MicroProfile Metrics integration is added only when the Metrics API is present (WildFly
  * ships none): no class of the library references Metrics types otherwise.
@@ -22,6 +24,13 @@ public class OutboxExtension implements Extension {
 
     private static final Logger LOG = System.getLogger(OutboxExtension.class.getName());
     private static final String METRICS_API = "org.eclipse.microprofile.metrics.MetricRegistry";
+
+    private final ApplicationBeans applicationBeans = new ApplicationBeans();
+
+    /** Returns the application's beans, complete once the deployment is validated. */
+    ApplicationBeans applicationBeans() {
+        return applicationBeans;
+    }
 
     void registerBeans(@Observes BeforeBeanDiscovery discovery, BeanManager beans) {
         discovery.addAnnotatedType(beans.createAnnotatedType(OutboxRuntime.class), OutboxRuntime.class.getName());
@@ -34,6 +43,10 @@ public class OutboxExtension implements Extension {
         } else {
             LOG.log(Level.INFO, "MicroProfile Metrics is not available: the outbox publishes no metrics");
         }
+    }
+
+    void collectBean(@Observes ProcessBean<?> event) {
+        applicationBeans.add(event.getBean());
     }
 
     void validateConfiguration(@Observes AfterDeploymentValidation validation) {

@@ -5,9 +5,8 @@ import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
-import jakarta.enterprise.inject.Any;
-import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
+import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.UserTransaction;
@@ -58,13 +57,14 @@ public class OutboxRuntime {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     private static final String TRANSACTION_REGISTRY = "java:comp/TransactionSynchronizationRegistry";
     private static final String USER_TRANSACTION = "java:comp/UserTransaction";
+    /** The portable name of outbox-ejb's timer bean (looked up: the CDI bean may not be visible from here). */
+    private static final String EJB_TIMER_TRIGGER = "java:module/EjbTimerTrigger!" + OutboxTrigger.class.getName();
 
     @Inject
     Config config;
 
     @Inject
-    @Any
-    Instance<MessageDeliverer> delivererBeans;
+    BeanManager beanManager;
 
     @Inject
     Event<BatchReport> batchEvents;
@@ -74,10 +74,6 @@ public class OutboxRuntime {
 
     @Inject
     RequiresNewTransactions requiresNew;
-
-    /** The Enterprise Beans timer of outbox-ejb, when the application ships it. */
-    @Inject
-    Instance<OutboxTrigger> triggerBeans;
 
     /** Fired once the outbox has started, with the settings in force (metrics register then). */
     @Inject
@@ -190,17 +186,20 @@ public class OutboxRuntime {
             return new ScheduledExecutorTrigger(
                     lookup(read.executor(), ManagedScheduledExecutorService.class, "outbox.executor"));
         }
-        if (triggerBeans.isUnsatisfied()) {
+        try {
+            return (OutboxTrigger) new InitialContext().lookup(EJB_TIMER_TRIGGER);
+        } catch (NamingException | ClassCastException e) {
             throw new OutboxConfigurationException(List.of("outbox.scheduler=" + read.scheduler().propertyValue()
                     + " needs the Enterprise Beans timer of org.eeoutbox:outbox-ejb: add that dependency to the "
-                    + "application, on a server with Enterprise Beans (Lite)"));
+                    + "application, on a server with Enterprise Beans (Lite); nothing usable is bound under "
+                    + EJB_TIMER_TRIGGER + " (" + e + ")"));
         }
-        return triggerBeans.get();
     }
 
     private List<MessageDeliverer> deliverers(ManagedExecutorService executor) {
         List<MessageDeliverer> deliverers = new ArrayList<>();
-        delivererBeans.forEach(deliverers::add);
+        deliverers.addAll(beanManager.getExtension(OutboxExtension.class).applicationBeans()
+                .references(beanManager, MessageDeliverer.class, MessageDeliverer.class::equals));
         deliverers.addAll(transports.create(config, executor, clock));
         return deliverers;
     }

@@ -6,7 +6,7 @@ import java.time.Duration;
  * What calls the outbox's periodic tasks (polls, purges, gauge refreshes): by default the
  * container's {@code ManagedScheduledExecutorService}; with {@code outbox.scheduler=ejb-timer},
  * the Enterprise Beans timer of {@code outbox-ejb}, which provides the only other implementation
- * as a bean of this type.
+ *, bound as a session bean.
  *
  * <p>A trigger only calls: each {@code tick} hands its work to the managed executor and returns
  * at once, skips a run while the previous one of the same task is still going, and never throws.

@@ -70,7 +70,7 @@ public class TransportDeliverers {
         deliverers.add(http);
         LOG.log(Level.INFO, "Outbox HTTP services: {0}", services);
         if (isPresent(KAFKA_CLIENT) && isPresent(KAFKA_DELIVERER)) {
-            KafkaDeliverers.create(config, beans, clock).ifPresent(kafka -> {
+            KafkaDeliverers.create(config, beans.getExtension(OutboxExtension.class).applicationBeans(), beans, clock).ifPresent(kafka -> {
                 deliverers.add(kafka.deliverer());
                 kafka.owned().ifPresent(created::add);
             });

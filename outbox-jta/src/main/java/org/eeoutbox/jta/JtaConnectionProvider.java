@@ -41,7 +41,9 @@ public final class JtaConnectionProvider implements ConnectionProvider {
         if (status != Status.STATUS_ACTIVE) {
             throw new IllegalStateException("The outbox needs an active JTA transaction, found "
                     + TransactionStatuses.name(status) + ". Ensure that publish() is called within a transaction, "
-                    + "for example from a @Transactional method, and that the transaction is not marked for rollback.");
+                    + "for example from a @Transactional method, and that the transaction is not marked for rollback "
+                    + "(a transaction that outlives its timeout is marked so, for outbox batches after "
+                    + "outbox.processor.transaction-timeout).");
         }
         try (Connection connection = dataSource.getConnection()) {
             return work.apply(connection);

@@ -62,9 +62,15 @@ public class Orders {
      */
     @Transactional
     public UUID place(String orderId, String transport, String path) throws SQLException {
+        return place(orderId, delivery(transport, path, orderId));
+    }
+
+    /** Saves an order and publishes {@code order.created} for it to {@code delivery}, in one transaction. */
+    @Transactional
+    public UUID place(String orderId, DeliveryInfo delivery) throws SQLException {
         insertOrder(orderId);
         return outbox.publish(new OutboxMessage("order.created", "{\"order\":\"" + orderId + "\"}")
-                .withDeduplicationKey(orderId + ":created"), delivery(transport, path, orderId));
+                .withDeduplicationKey(orderId + ":created"), delivery);
     }
 
     /** Like {@link #place}, then fails, so the transaction rolls back. */

@@ -22,7 +22,8 @@ public final class TestApps {
 
     /**
      * Returns the test application with the base configuration, overridden and extended by
-     * {@code properties} (MicroProfile Config, in {@code META-INF/microprofile-config.properties}).
+     * {@code properties} (MicroProfile Config, in {@code META-INF/microprofile-config.properties});
+     * a {@code null} value removes a base property.
      */
     public static WebArchive war(String name, Map<String, String> properties) {
         Map<String, String> config = new LinkedHashMap<>();
@@ -36,7 +37,7 @@ public final class TestApps {
         config.put("outbox.processor.backoff-jitter", "0");
         config.put("outbox.metrics.refresh-interval", "1s");
         config.putAll(properties);
-        String text = config.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+        String text = config.entrySet().stream().filter(e -> e.getValue() != null).map(e -> e.getKey() + "=" + e.getValue())
                 .collect(Collectors.joining("\n"));
         WebArchive war = Deployments.war(name)
                 .addClasses(Orders.class, OrdersResource.class, ItRestApplication.class)

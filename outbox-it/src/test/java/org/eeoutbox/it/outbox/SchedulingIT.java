@@ -1,0 +1,95 @@
+package org.eeoutbox.it.outbox;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.eeoutbox.ejb.EjbTimerTrigger;
+import org.eeoutbox.it.app.Orders;
+import org.eeoutbox.it.app.SlowDeliverer;
+import org.eeoutbox.it.app.TestApps;
+import org.eeoutbox.it.support.Deployments;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The alternative driver and the batch transaction's timeout, in one deployment: polls come from
+ * the Enterprise Beans timer of {@code outbox-ejb}, and a batch that outlives
+ * {@code outbox.processor.transaction-timeout} is rolled back, so its outcome is not recorded.
+ */
+@ExtendWith(ArquillianExtension.class)
+class SchedulingIT {
+
+    private static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(2);
+
+    @Deployment
+    static WebArchive deployment() {
+        Map<String, String> properties = new HashMap<>();
+        properties.put("outbox.scheduler", "ejb-timer");
+        // Proof that the timer drives the polls: the managed scheduled executor named here does not
+        // exist, so the deployment would fail if the outbox looked it up.
+        properties.put("outbox.executor", "java:comp/env/concurrent/not-bound");
+        properties.put("outbox.processor.interval", "1s");
+        properties.put("outbox.processor.batch-size", "10");
+        properties.put("outbox.processor.transaction-timeout", TRANSACTION_TIMEOUT.toSeconds() + "s");
+        // Transports bounded well below that timeout (checked at startup); no Kafka here, whose
+        // send timeout is 30 s.
+        properties.put("outbox.http.connect-timeout", "300ms");
+        properties.put("outbox.http.request-timeout", "500ms");
+        properties.put("outbox.kafka.bootstrap.servers", null);
+        WebArchive war = TestApps.war("scheduling", properties).addClass(SlowDeliverer.class);
+        return Deployments.addLibrariesOf(war, EjbTimerTrigger.class);
+    }
+
+    @Inject
+    Orders orders;
+
+    @Inject
+    SlowDeliverer slow;
+
+    @Test
+    void aBatchOutlivingItsTransactionIsRolledBackAndTheTimerRetriesIt() throws Exception {
+        orders.createTable();
+        String order = "timeout-" + UUID.randomUUID();
+        slow.pause(TRANSACTION_TIMEOUT.multipliedBy(2));
+
+        orders.place(order, SlowDeliverer.DELIVERY);
+
+        awaitCalls(1);
+        // The first delivery ends after twice the timeout; give its commit attempt time to fail.
+        Thread.sleep(TRANSACTION_TIMEOUT.multipliedBy(3).toMillis());
+        assertEquals("PENDING 0 null", state(order),
+                "the delivery outlived the transaction timeout, so its outcome was rolled back");
+
+        slow.pause(Duration.ZERO);
+        awaitState(order, "DELIVERED");
+        assertEquals("DELIVERED 1 null", state(order), "only the batch that committed in time counts");
+    }
+
+    private void awaitCalls(int calls) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (slow.calls() < calls) {
+            assertTrue(System.nanoTime() < deadline, "the slow deliverer was never called");
+            Thread.sleep(50);
+        }
+    }
+
+    private void awaitState(String order, String status) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!state(order).startsWith(status)) {
+            assertTrue(System.nanoTime() < deadline, order + " never became " + status + ": " + state(order));
+            Thread.sleep(100);
+        }
+    }
+
+    private String state(String order) throws Exception {
+        return orders.outboxState(order).orElse("missing");
+    }
+}
