@@ -9,8 +9,10 @@ import org.eeoutbox.MessageDeliverer;
 import org.eeoutbox.OutboxEntry;
 
 /**
- * An application-provided deliverer of type {@value #TYPE} that accepts every entry after a pause
- * the test sets: a batch can be made to outlive its transaction. Thread-safe.
+ * An application-provided deliverer of type {@value #TYPE}: its first attempt fails at once as
+ * retriable, so that the retry comes from a scheduled poll rather than the after-commit wake-up;
+ * later attempts succeed after a pause the test sets, so a batch can be made to outlive its
+ * transaction. Thread-safe.
  */
 @ApplicationScoped
 public class SlowDeliverer implements MessageDeliverer {
@@ -51,7 +53,9 @@ public class SlowDeliverer implements MessageDeliverer {
 
     @Override
     public DeliveryResult deliver(OutboxEntry entry) {
-        calls.incrementAndGet();
+        if (calls.incrementAndGet() == 1) {
+            return DeliveryResult.retriable("first attempt");
+        }
         try {
             Thread.sleep(pause.toMillis());
         } catch (InterruptedException e) {
