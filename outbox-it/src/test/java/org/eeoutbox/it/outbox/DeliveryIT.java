@@ -2,6 +2,7 @@ package org.eeoutbox.it.outbox;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.net.URI;
 import java.net.URL;
@@ -120,6 +121,25 @@ class DeliveryIT {
 
     @Test
     void metricsAreVisibleAfterDeliveries() throws Exception {
+        String metrics = metricsAfterDeliveries();
+
+        assertTrue(metrics.contains("outbox_delivered_total"), metrics);
+        assertTrue(metrics.contains("outbox_pending"), metrics);
+        assertTrue(metrics.contains("outbox_batch_duration"), metrics);
+    }
+
+    @Test
+    void theBatchTimerIsReportedInSeconds() throws Exception {
+        assumeFalse(Boolean.getBoolean("it.server.timers-exported-in-nanoseconds"), "this server exports MicroProfile "
+                + "Metrics timers in nanoseconds under a _seconds name (Payara 6: FISH-13137, fixed in 2026)");
+
+        double longestBatch = value(metricsAfterDeliveries(), "outbox_batch_duration_seconds_max");
+
+        assertTrue(longestBatch > 0 && longestBatch < 60, "a batch took less than a minute, got " + longestBatch);
+    }
+
+    /** Delivers a few messages, then returns the application metrics once deliveries show. */
+    private String metricsAfterDeliveries() throws Exception {
         String prefix = "metrics-" + UUID.randomUUID();
         place(prefix, 5, "http", "/metrics/" + prefix);
         ItEnvironment.receiver().await("/metrics/" + prefix, 5, PATIENCE);
@@ -131,9 +151,16 @@ class DeliveryIT {
                     + "/metrics?scope=application"));
             Thread.sleep(200);
         }
-        assertTrue(metrics.contains("outbox_delivered_total"), metrics);
-        assertTrue(metrics.contains("outbox_pending"), metrics);
-        assertTrue(metrics.contains("outbox_batch_duration"), metrics);
+        return metrics;
+    }
+
+    /** Returns the value of the first Prometheus sample of {@code name} (any tags). */
+    private static double value(String metrics, String name) {
+        return metrics.lines()
+                .filter(line -> line.startsWith(name + "{") || line.startsWith(name + " "))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(name + " missing from:\n" + metrics));
     }
 
     private List<String> place(String prefix, int count, String transport, String path) throws Exception {
