@@ -147,7 +147,7 @@ class FaultsIT {
             }
             assertEquals(figures.published(), countedDeliveries, "the instances' delivered counters");
             run.report(figures, "3 Payara Micro instances on one database, no fault; delivered by " + shares,
-                    loadEnd, loadEnd, drained);
+                    null, loadEnd, drained);
             Rig.report("three-instances: %,d orders placed in %.1f s", orders, (loadEnd - loadStart) / 1e9);
         }
     }
@@ -162,7 +162,6 @@ class FaultsIT {
             Run.awaitPlaced(clients, orders / 5);
             String poison = new OrderClients(run.instances.get(0).baseUrl(), 0).place("poison", BigDecimal.TEN);
             assertNotNull(poison, "the poison order was not placed");
-            long placedPoison = System.nanoTime();
             Run.join(clients);
             long loadEnd = System.nanoTime();
             long drained = run.awaitDrained(1);
@@ -184,7 +183,7 @@ class FaultsIT {
             double[] latency = run.http.latencyMillis(50, 99);
             run.report(figures, String.format(Locale.ROOT, "one webhook answered 400 every time: FAILED after 1"
                     + " attempt, its Kafka copy delivered; the other webhooks' latency p50 %.0f ms, p99 %.0f ms",
-                    latency[0], latency[1]), placedPoison, loadEnd, drained);
+                    latency[0], latency[1]), null, loadEnd, drained);
         }
     }
 }

@@ -1,15 +1,20 @@
 package org.eeoutbox.reliability;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.eeoutbox.demo.DemoDatabase;
 import org.eeoutbox.demo.PayaraMicro;
@@ -61,7 +66,7 @@ final class Rig {
         Runtime.getRuntime().addShutdownHook(new Thread(this::stopAll, "reliability-stop"));
         postgres.start();
         String server = "jdbc:postgresql://127.0.0.1:" + postgres.port() + "/";
-        try (Connection connection = java.sql.DriverManager.getConnection(server + "postgres", "postgres", "");
+        try (Connection connection = DriverManager.getConnection(server + "postgres", "postgres", "");
                 Statement statement = connection.createStatement()) {
             statement.execute("CREATE DATABASE outbox");
             statement.execute("ALTER USER postgres PASSWORD '" + DATABASE_PASSWORD + "'");
@@ -97,7 +102,7 @@ final class Rig {
      * Starts Payara Micro with the example WAR and these system properties; its files go to
      * {@code dir} (log {@code NAME.log}). The process is killed at JVM exit if still running.
      */
-    PayaraMicro startPayara(Path dir, String name, java.util.Map<String, String> settings, int port)
+    PayaraMicro startPayara(Path dir, String name, Map<String, String> settings, int port)
             throws IOException {
         Files.createDirectories(dir);
         Path properties = PayaraMicro.writeSystemProperties(settings, dir.resolve(name + ".properties"),
@@ -112,8 +117,7 @@ final class Rig {
 
     /** Returns a free loopback port for a Payara Micro that will be restarted on the same port. */
     static int freePort() throws IOException {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1,
-                java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }
     }
@@ -125,8 +129,8 @@ final class Rig {
         try {
             Path results = Path.of(System.getProperty("reliability.work", "target/reliability"), "results.txt");
             Files.createDirectories(results.getParent());
-            Files.writeString(results, line + System.lineSeparator(), java.nio.file.StandardOpenOption.CREATE,
-                    java.nio.file.StandardOpenOption.APPEND);
+            Files.writeString(results, line + System.lineSeparator(), StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
         } catch (IOException e) {
             System.out.println("reliability: cannot write results.txt: " + e);
         }

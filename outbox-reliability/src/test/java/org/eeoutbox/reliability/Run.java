@@ -201,12 +201,21 @@ final class Run implements AutoCloseable {
         }
     }
 
-    /** Prints and records the scenario's figures. */
-    void report(Figures figures, String fault, long faultEndNanos, long loadEndNanos, long drainedNanos) {
+    /**
+     * Prints and records the scenario's figures.
+     *
+     * @param faultEndNanos when the fault ended ({@link System#nanoTime()}), or {@code null} for a
+     *                      run without a fault
+     */
+    void report(Figures figures, String what, Long faultEndNanos, long loadEndNanos, long drainedNanos) {
+        String drained = String.format(Locale.ROOT, "%.1f s after the last order", (drainedNanos - loadEndNanos) / 1e9);
+        if (faultEndNanos != null) {
+            drained = String.format(Locale.ROOT, "%.1f s after the fault ended (%s)",
+                    (drainedNanos - faultEndNanos) / 1e9, drained);
+        }
         Rig.report("%s: published %,d, delivered %,d, duplicates %,d (each with its first copy's x-outbox-id),"
-                + " lost 0; %s; drained %.1f s after the fault ended (%.1f s after the last order)", name,
-                figures.published(), figures.delivered(), figures.duplicates(), fault,
-                (drainedNanos - faultEndNanos) / 1e9, Math.max(0, drainedNanos - loadEndNanos) / 1e9);
+                + " lost 0; %s; drained %s", name, figures.published(), figures.delivered(), figures.duplicates(),
+                what, drained);
     }
 
     @Override
@@ -222,10 +231,5 @@ final class Run implements AutoCloseable {
 
     /** A scenario's figures. */
     record Figures(long published, long delivered, long duplicates) {
-    }
-
-    @Override
-    public String toString() {
-        return String.format(Locale.ROOT, "%s (%d instances)", name, instances.size());
     }
 }
