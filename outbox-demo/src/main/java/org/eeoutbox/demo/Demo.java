@@ -43,7 +43,7 @@ import org.eeoutbox.testkit.KafkaBroker;
 public final class Demo {
 
     /** The Kafka topic of the example's {@code orders.topic}, on the embedded broker. */
-    public static final String TOPIC = "orders";
+    static final String TOPIC = "orders";
     /** The webhook path of the example's {@code orders.webhook.path}. */
     public static final String WEBHOOK_PATH = "/hooks/orders";
     /** How long {@code --chaos} keeps the webhook receiver stopped. */

@@ -244,7 +244,8 @@ public final class PayaraMicro implements AutoCloseable {
         return errors.isEmpty() ? "" : ":\n" + String.join("\n", errors);
     }
 
-    private static int freePort() {
+    /** Returns a free loopback port, for example to start Payara Micro again on the port it had. */
+    public static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         } catch (IOException e) {

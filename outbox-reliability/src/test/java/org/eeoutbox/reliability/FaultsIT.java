@@ -148,7 +148,7 @@ class FaultsIT {
             assertEquals(figures.published(), countedDeliveries, "the instances' delivered counters");
             run.report(figures, "3 Payara Micro instances on one database, no fault; delivered by " + shares,
                     null, loadEnd, drained);
-            Rig.report("three-instances: %,d orders placed in %.1f s", orders, (loadEnd - loadStart) / 1e9);
+            rig.report("three-instances: %,d orders placed in %.1f s", orders, (loadEnd - loadStart) / 1e9);
         }
     }
 

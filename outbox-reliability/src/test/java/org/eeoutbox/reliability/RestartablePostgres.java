@@ -2,8 +2,6 @@ package org.eeoutbox.reliability;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 
 /**
@@ -19,12 +17,15 @@ final class RestartablePostgres {
     private final int port;
     private EmbeddedPostgres server; // null while stopped; guarded by this
 
-    RestartablePostgres(Path dataDirectory, Path binaries) throws IOException {
+    /**
+     * @param dataDirectory where its data lives across restarts (created by the first start)
+     * @param binaries      where zonky unpacks the PostgreSQL binaries
+     * @param port          its port, kept across restarts
+     */
+    RestartablePostgres(Path dataDirectory, Path binaries, int port) {
         this.dataDirectory = dataDirectory;
         this.binaries = binaries;
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            this.port = socket.getLocalPort();
-        }
+        this.port = port;
     }
 
     int port() {

@@ -1,8 +1,6 @@
 package org.eeoutbox.reliability;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -38,7 +36,6 @@ final class Rig {
 
     private static Rig instance;
 
-    final Path home;
     final Path work;
     final double scale;
     final RestartablePostgres postgres;
@@ -49,7 +46,7 @@ final class Rig {
     private final List<PayaraMicro> payaras = new ArrayList<>(); // guarded by itself
 
     private Rig() throws IOException, SQLException {
-        home = Path.of(System.getProperty("reliability.home", "..")).toAbsolutePath().normalize();
+        Path home = Path.of(System.getProperty("reliability.home", "..")).toAbsolutePath().normalize();
         work = Path.of(System.getProperty("reliability.work", "target/reliability")).toAbsolutePath();
         scale = Double.parseDouble(System.getProperty("reliability.scale", "1"));
         payaraJar = PayaraMicro.jar(home);
@@ -61,8 +58,8 @@ final class Rig {
         }
         deleteRecursively(work);
         Files.createDirectories(work);
-        postgres = new RestartablePostgres(work.resolve("postgres"),
-                Path.of(System.getProperty("user.home"), ".cache", "eeoutbox", "embedded-pg"));
+        Path binaries = Path.of(System.getProperty("user.home"), ".cache", "eeoutbox", "embedded-pg");
+        postgres = new RestartablePostgres(work.resolve("postgres"), binaries, PayaraMicro.freePort());
         Runtime.getRuntime().addShutdownHook(new Thread(this::stopAll, "reliability-stop"));
         postgres.start();
         String server = "jdbc:postgresql://127.0.0.1:" + postgres.port() + "/";
@@ -115,20 +112,12 @@ final class Rig {
         return payara;
     }
 
-    /** Returns a free loopback port for a Payara Micro that will be restarted on the same port. */
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
-    }
-
-    /** Prints a report line of the tests (the harness's output, not the library's). */
-    static void report(String format, Object... args) {
+    /** Prints a report line of the tests (the harness's output) and appends it to results.txt. */
+    void report(String format, Object... args) {
         String line = "reliability: " + String.format(Locale.ROOT, format, args);
         System.out.println(line);
         try {
-            Path results = Path.of(System.getProperty("reliability.work", "target/reliability"), "results.txt");
-            Files.createDirectories(results.getParent());
+            Path results = work.resolve("results.txt");
             Files.writeString(results, line + System.lineSeparator(), StandardOpenOption.CREATE,
                     StandardOpenOption.APPEND);
         } catch (IOException e) {

@@ -87,7 +87,7 @@ final class Run implements AutoCloseable {
     PayaraMicro start(int i) throws IOException {
         int start = starts.get(i) + 1;
         starts.set(i, start);
-        int port = instances.get(i) == null ? Rig.freePort() : instances.get(i).port();
+        int port = instances.get(i) == null ? PayaraMicro.freePort() : instances.get(i).port();
         PayaraMicro payara = rig.startPayara(dir, "instance-" + (i + 1) + "-start-" + start, settings.get(i), port);
         instances.set(i, payara);
         return payara;
@@ -213,7 +213,7 @@ final class Run implements AutoCloseable {
             drained = String.format(Locale.ROOT, "%.1f s after the fault ended (%s)",
                     (drainedNanos - faultEndNanos) / 1e9, drained);
         }
-        Rig.report("%s: published %,d, delivered %,d, duplicates %,d (each with its first copy's x-outbox-id),"
+        rig.report("%s: published %,d, delivered %,d, duplicates %,d (each with its first copy's x-outbox-id),"
                 + " lost 0; %s; drained %s", name, figures.published(), figures.delivered(), figures.duplicates(),
                 what, drained);
     }
