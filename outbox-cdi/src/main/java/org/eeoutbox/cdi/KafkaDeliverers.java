@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.KafkaException;
 import org.eclipse.microprofile.config.Config;
 import org.eeoutbox.MessageDeliverer;
 import org.eeoutbox.kafka.KafkaMessageDeliverer;
@@ -74,7 +75,18 @@ final class KafkaDeliverers {
             return Optional.empty();
         }
         LOG.log(Level.INFO, "Outbox Kafka deliveries use a producer built from properties {0}", producerConfig.keySet());
-        KafkaMessageDeliverer deliverer = KafkaMessageDeliverer.builder(producerConfig).clock(clock).build();
+        KafkaMessageDeliverer deliverer;
+        try {
+            deliverer = KafkaMessageDeliverer.builder(producerConfig).clock(clock).build();
+        } catch (KafkaException e) {
+            // Kafka says "Failed to construct kafka producer"; its cause names the bad setting.
+            Throwable cause = e;
+            while (cause.getCause() != null) {
+                cause = cause.getCause();
+            }
+            throw new OutboxConfigurationException(List.of("The outbox.kafka.* properties cannot build a Kafka"
+                    + " producer: " + cause.getMessage()));
+        }
         return Optional.of(new Created(deliverer, Optional.of(deliverer)));
     }
 }

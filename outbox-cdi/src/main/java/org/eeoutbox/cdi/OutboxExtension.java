@@ -9,6 +9,8 @@ import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessBean;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
@@ -51,11 +53,21 @@ public class OutboxExtension implements Extension {
 
     void validateConfiguration(@Observes AfterDeploymentValidation validation) {
         Config config = ConfigProvider.getConfig(Thread.currentThread().getContextClassLoader());
+        // Both checks run, so that one failed deployment lists every bad property.
+        List<String> problems = new ArrayList<>();
         try {
             OutboxSettings.read(name -> config.getOptionalValue(name, String.class));
+        } catch (OutboxConfigurationException e) {
+            problems.addAll(e.problems());
+        }
+        try {
             TransportDeliverers.validate(config);
         } catch (OutboxConfigurationException e) {
-            validation.addDeploymentProblem(new DeploymentException(e.getMessage(), e));
+            problems.addAll(e.problems());
+        }
+        if (!problems.isEmpty()) {
+            OutboxConfigurationException invalid = new OutboxConfigurationException(problems);
+            validation.addDeploymentProblem(new DeploymentException(invalid.getMessage(), invalid));
         }
     }
 

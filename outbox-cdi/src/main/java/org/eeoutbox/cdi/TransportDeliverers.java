@@ -6,6 +6,7 @@ import jakarta.inject.Inject;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -110,12 +111,21 @@ public class TransportDeliverers {
             if (url.isEmpty()) {
                 continue;
             }
+            // The value is not echoed: a URL may carry credentials (the resolver's own message
+            // shows it without them).
+            URI uri;
             try {
-                URI uri = URI.create(url.get());
+                uri = new URI(url.get());
+            } catch (URISyntaxException e) {
+                values.problem(property + " is invalid: not a URL (" + e.getReason() + " at index " + e.getIndex()
+                        + ")");
+                continue;
+            }
+            try {
                 HttpServiceResolver.of(Map.of(name, uri));
                 services.put(name, uri);
             } catch (IllegalArgumentException e) {
-                values.problem(property + "=" + url.get() + " is invalid: " + e.getMessage());
+                values.problem(property + " is invalid: " + e.getMessage());
             }
         }
         return services;

@@ -2,12 +2,7 @@ package org.eeoutbox.demo;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +14,6 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -51,7 +45,7 @@ public final class Demo {
     /** The Kafka topic of the example's {@code orders.topic}, on the embedded broker. */
     static final String TOPIC = "orders";
     /** The webhook path of the example's {@code orders.webhook.path}. */
-    static final String WEBHOOK_PATH = "/hooks/orders";
+    public static final String WEBHOOK_PATH = "/hooks/orders";
     /** How long {@code --chaos} keeps the webhook receiver stopped. */
     static final Duration CHAOS_OUTAGE = Duration.ofSeconds(5);
 
@@ -135,9 +129,9 @@ public final class Demo {
     }
 
     private Result execute() throws DemoException, IOException, InterruptedException {
-        String version = properties("demo.properties").getProperty("payara.version");
-        Path war = home.resolve("outbox-example/target/outbox-example.war");
-        Path payaraJar = home.resolve("outbox-demo/target/payara-micro-" + version + ".jar");
+        Path war = PayaraMicro.exampleWar(home);
+        Path payaraJar = PayaraMicro.jar(home);
+        String version = PayaraMicro.version();
         for (Path required : List.of(war, payaraJar)) {
             if (!Files.isRegularFile(required)) {
                 throw new DemoException(relative(required) + " is missing: run ./demo, which builds it");
@@ -188,7 +182,10 @@ public final class Demo {
                 + " with 3 partitions, and a consumer (" + Console.seconds(kafkaReady - infraStart) + ")");
         console.line("  webhooks   receiver at " + receiver.url());
 
-        Path systemProperties = writePayaraProperties(broker.bootstrapServers());
+        Path systemProperties = PayaraMicro.writeSystemProperties(
+                serviceSettings(database, receiver.baseUrl(), broker.bootstrapServers(), topic),
+                work.resolve("payara-system.properties"),
+                "./demo: Payara Micro --systemproperties (holds a database password)");
         Path payaraLog = work.resolve("payara.log");
         Path payaraTmp = work.resolve("payara-tmp");
         deleteRecursively(payaraTmp);
@@ -239,7 +236,7 @@ public final class Demo {
             TimeUnit.MILLISECONDS.sleep(TICK_MILLIS);
         }
         TimeUnit.MILLISECONDS.sleep(300);
-        Map<String, Double> counters = outboxCounters();
+        Map<String, Double> counters = payara.outboxCounters();
         Map<String, Long> outbox = database.outboxByStatus();
         return new Result(placed.size(), clients.failed(), clients.firstFailure(), http.deliveredOf(placed),
                 kafka.deliveredOf(placed), counters, outbox, kafkaReceiver.failure(), !payara.isAlive(),
@@ -314,29 +311,6 @@ public final class Demo {
         }
     }
 
-    /**
-     * Returns the outbox's counters from Payara's MicroProfile Metrics ({@code outbox_delivered_total}
-     * and so on, by OpenMetrics name), empty if unreadable.
-     */
-    private Map<String, Double> outboxCounters() {
-        try {
-            HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-            HttpRequest request = HttpRequest.newBuilder(URI.create(payara.baseUrl() + "/metrics?scope=application"))
-                    .header("Accept", "text/plain").timeout(Duration.ofSeconds(10)).GET().build();
-            String body = client.send(request, HttpResponse.BodyHandlers.ofString()).body();
-            Map<String, Double> counters = new TreeMap<>();
-            body.lines().filter(line -> line.startsWith("outbox_") && line.contains("_total"))
-                    .forEach(line -> counters.put(line.substring(0, line.indexOf("_total")),
-                            Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))));
-            return counters;
-        } catch (IOException | RuntimeException e) {
-            return Map.of();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Map.of();
-        }
-    }
-
     private void printSummary(Result r) {
         int n = options.orders();
         console.line("Summary");
@@ -402,31 +376,30 @@ public final class Demo {
     }
 
     /**
-     * The properties file handed to Payara Micro ({@code --systemproperties}): the service's
-     * configuration for this run. As system properties they override the WAR's
-     * {@code microprofile-config.properties}, and {@code @DataSourceDefinition} sees them.
+     * The service's configuration for a run, as Payara Micro system properties
+     * ({@code --systemproperties}): they override the WAR's {@code microprofile-config.properties},
+     * and {@code @DataSourceDefinition} sees them. Returns a modifiable map.
+     *
+     * @param webhooksUrl the base URL of the logical HTTP service {@code webhooks}
      */
-    private Path writePayaraProperties(String kafkaBootstrap) throws IOException {
-        Properties properties = new Properties();
-        properties.setProperty("orders.db.datasource", database.dataSourceClass());
-        properties.setProperty("orders.db.url", database.payaraUrl());
-        properties.setProperty("orders.db.user", database.payaraUser());
-        properties.setProperty("orders.db.password", database.payaraPassword());
-        properties.setProperty("outbox.http.service.webhooks.url", receiver.baseUrl());
-        properties.setProperty("outbox.kafka.bootstrap.servers", kafkaBootstrap);
-        properties.setProperty("orders.webhook.path", WEBHOOK_PATH);
-        properties.setProperty("orders.topic", topic);
+    public static Map<String, String> serviceSettings(DemoDatabase database, String webhooksUrl,
+            String kafkaBootstrap, String topic) {
+        Map<String, String> settings = new TreeMap<>();
+        settings.put("orders.db.datasource", database.dataSourceClass());
+        settings.put("orders.db.url", database.payaraUrl());
+        settings.put("orders.db.user", database.payaraUser());
+        settings.put("orders.db.password", database.payaraPassword());
+        settings.put("outbox.http.service.webhooks.url", webhooksUrl);
+        settings.put("outbox.kafka.bootstrap.servers", kafkaBootstrap);
+        settings.put("orders.webhook.path", WEBHOOK_PATH);
+        settings.put("orders.topic", topic);
         // A short backoff, so that --chaos shows the recovery within seconds.
-        properties.setProperty("outbox.processor.initial-backoff", "1s");
-        properties.setProperty("outbox.processor.max-backoff", "5s");
+        settings.put("outbox.processor.initial-backoff", "1s");
+        settings.put("outbox.processor.max-backoff", "5s");
         // Four workers: the demo places orders as fast as the service takes them; one worker (the
         // default) falls behind on two shared cores, and the latency grows with the backlog.
-        properties.setProperty("outbox.processor.concurrency", "4");
-        Path file = work.resolve("payara-system.properties");
-        try (OutputStream out = Files.newOutputStream(file)) {
-            properties.store(out, "./demo: Payara Micro --systemproperties (holds a database password)");
-        }
-        return file;
+        settings.put("outbox.processor.concurrency", "4");
+        return settings;
     }
 
     /** Sends java.util.logging (and so SLF4J: Kafka, the database) to infrastructure.log. */
@@ -513,17 +486,6 @@ public final class Demo {
             root = root.getCause();
         }
         return e == root ? String.valueOf(e.getMessage()) : e.getMessage() + ": " + root;
-    }
-
-    private static Properties properties(String name) throws IOException {
-        Properties properties = new Properties();
-        try (InputStream in = Demo.class.getResourceAsStream(name)) {
-            if (in == null) {
-                throw new IOException(name + " is not on the class path");
-            }
-            properties.load(in);
-        }
-        return properties;
     }
 
     private static String resource(String name) {

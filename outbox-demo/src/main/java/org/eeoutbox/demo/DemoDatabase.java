@@ -27,7 +27,7 @@ import org.eeoutbox.testkit.TestDatabases;
  * @param dataSourceClass  the driver's DataSource class, for {@code @DataSourceDefinition(className)}
  * @param admin            a pooled DataSource for the demo's own queries (the test kit's login)
  */
-record DemoDatabase(String description, String kind, String payaraUrl, String payaraUser, String payaraPassword,
+public record DemoDatabase(String description, String kind, String payaraUrl, String payaraUser, String payaraPassword,
         String dataSourceClass, DataSource admin) {
 
     static final String USER = "orders";
@@ -39,18 +39,34 @@ record DemoDatabase(String description, String kind, String payaraUrl, String pa
      * @throws IllegalStateException if it cannot be started or reached
      */
     static DemoDatabase open(DemoOptions options) throws SQLException {
-        String kind = options.databaseKind();
         if (options.externalDatabase()) {
-            // The test kit's external-server settings: it then starts nothing and pools connections.
-            System.setProperty("outbox.test." + kind + ".url", options.database());
-            System.setProperty("outbox.test." + kind + ".user", options.dbUser().orElseThrow());
-            System.setProperty("outbox.test." + kind + ".password", options.dbPassword().orElseThrow());
+            return external(options.database(), options.dbUser().orElseThrow(), options.dbPassword().orElseThrow());
         }
+        return open(options.databaseKind(), false);
+    }
+
+    /**
+     * Connects to an external PostgreSQL or MySQL database, which the service uses with the same
+     * login; call it before anything else in the JVM uses the test kit's database of that kind.
+     *
+     * @param password not empty (MicroProfile Config treats an empty value as missing)
+     * @throws IllegalStateException if it cannot be reached
+     */
+    public static DemoDatabase external(String url, String user, String password) throws SQLException {
+        String kind = url.startsWith("jdbc:mysql:") ? DemoOptions.MYSQL : DemoOptions.POSTGRESQL;
+        // The test kit's external-server settings: it then starts nothing and pools connections.
+        System.setProperty("outbox.test." + kind + ".url", url);
+        System.setProperty("outbox.test." + kind + ".user", user);
+        System.setProperty("outbox.test." + kind + ".password", password);
+        return open(kind, true);
+    }
+
+    private static DemoDatabase open(String kind, boolean external) throws SQLException {
         TestDatabase database = DemoOptions.MYSQL.equals(kind) ? TestDatabases.mysql() : TestDatabases.postgresql();
         String dataSourceClass = DemoOptions.MYSQL.equals(kind) ? "com.mysql.cj.jdbc.MysqlDataSource"
                 : "org.postgresql.ds.PGSimpleDataSource";
         String url = payaraUrl(database.jdbcUrl());
-        if (options.externalDatabase()) {
+        if (external) {
             return new DemoDatabase(kind + " at " + database.jdbcUrl(), kind, url, database.user(),
                     database.password(), dataSourceClass, database.dataSource());
         }
@@ -64,7 +80,7 @@ record DemoDatabase(String description, String kind, String payaraUrl, String pa
      * Returns the outbox table's entries by status ({@code PENDING}, {@code DELIVERED},
      * {@code FAILED}); empty before the service created the table.
      */
-    Map<String, Long> outboxByStatus() {
+    public Map<String, Long> outboxByStatus() {
         Map<String, Long> counts = new TreeMap<>();
         try (Connection connection = admin.getConnection(); Statement statement = connection.createStatement();
                 ResultSet rows = statement.executeQuery("SELECT status, COUNT(*) FROM outbox GROUP BY status")) {

@@ -1,7 +1,7 @@
 package org.eeoutbox.demo;
 
 /** A failure the demo reports to the user by its message alone (no stack trace). */
-final class DemoException extends Exception {
+public final class DemoException extends Exception {
 
     private static final long serialVersionUID = 1L;
 

@@ -20,14 +20,14 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * of its own, recording each record in a {@link Tally} (the {@code x-outbox-id} is the record's
  * last header of that name).
  */
-final class KafkaReceiver implements AutoCloseable {
+public final class KafkaReceiver implements AutoCloseable {
 
     private final KafkaConsumer<String, String> consumer;
     private final Thread thread;
     private volatile boolean running = true;
     private volatile Throwable failure;
 
-    KafkaReceiver(String bootstrapServers, String topic, Tally tally) {
+    public KafkaReceiver(String bootstrapServers, String topic, Tally tally) {
         consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.CLIENT_ID_CONFIG, "demo-receiver",
@@ -45,7 +45,7 @@ final class KafkaReceiver implements AutoCloseable {
     }
 
     /** Returns why the consumer stopped early, or {@code null}. */
-    Throwable failure() {
+    public Throwable failure() {
         return failure;
     }
 

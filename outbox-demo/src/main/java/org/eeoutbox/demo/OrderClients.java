@@ -16,15 +16,19 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The shop's clients: threads that place {@code count} orders through {@code POST /orders}, as
  * fast as the service answers, and remember the id of every order it created. A failed request
- * is counted, not retried (a POST is not idempotent).
+ * is counted; it is not retried (a POST is not idempotent) unless the clients were made with
+ * {@link #untilPlaced}.
  */
-final class OrderClients {
+public final class OrderClients {
+
+    private static final long RETRY_PAUSE_MILLIS = 200;
 
     private final URI orders;
     private final int count;
@@ -34,16 +38,33 @@ final class OrderClients {
     private final AtomicReference<String> firstFailure = new AtomicReference<>();
     private final Set<String> placed = ConcurrentHashMap.newKeySet();
     private final List<Thread> threads = new ArrayList<>();
+    private final boolean retry;
 
-    OrderClients(String baseUrl, int count) {
+    /** Clients that send {@code count} orders, each once. */
+    public OrderClients(String baseUrl, int count) {
+        this(baseUrl, count, false);
+    }
+
+    private OrderClients(String baseUrl, int count, boolean retry) {
         this.orders = URI.create(baseUrl + "/orders");
         this.count = count;
+        this.retry = retry;
         this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).build();
     }
 
+    /**
+     * Clients that go on until the service created {@code count} orders: a failed request (the
+     * service is down, restarting, or failed) is counted and followed, after a short pause, by a
+     * new order in its place. A request whose answer was lost may still have created its order,
+     * so the service may hold more orders than {@link #placed()}.
+     */
+    public static OrderClients untilPlaced(String baseUrl, int count) {
+        return new OrderClients(baseUrl, count, true);
+    }
+
     /** Starts {@code threads} client threads. */
-    void start(int threadCount) {
+    public void start(int threadCount) {
         for (int i = 0; i < threadCount; i++) {
             Thread thread = new Thread(this::run, "order-client-" + (i + 1));
             thread.setDaemon(true);
@@ -53,54 +74,71 @@ final class OrderClients {
     }
 
     /** Waits until every order was sent. */
-    void join() throws InterruptedException {
+    public void join() throws InterruptedException {
         for (Thread thread : threads) {
             thread.join();
         }
     }
 
     /** Returns whether every client thread has finished. */
-    boolean done() {
+    public boolean done() {
         return threads.stream().noneMatch(Thread::isAlive);
     }
 
     /** Returns the ids of the orders the service created so far. */
-    Set<String> placed() {
+    public Set<String> placed() {
         return placed;
     }
 
     /** Returns how many requests failed. */
-    int failed() {
+    public int failed() {
         return failed.get();
     }
 
     /** Returns the first failure's description, or {@code null}. */
-    String firstFailure() {
+    public String firstFailure() {
         return firstFailure.get();
     }
 
     private void run() {
         for (int i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
-            String body = String.format(Locale.ROOT, "{\"customer\":\"customer-%d\",\"amount\":%s}", i % 97,
-                    BigDecimal.valueOf(500 + (i * 7919L) % 99_500, 2).toPlainString());
-            HttpRequest request = HttpRequest.newBuilder(orders).timeout(Duration.ofSeconds(60))
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+            String customer = "customer-" + i % 97;
+            BigDecimal amount = BigDecimal.valueOf(500 + (i * 7919L) % 99_500, 2);
             try {
-                HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() != 201) {
-                    fail("HTTP " + response.statusCode() + ": " + response.body());
-                    continue;
+                while (place(customer, amount) == null && retry) {
+                    TimeUnit.MILLISECONDS.sleep(RETRY_PAUSE_MILLIS);
                 }
-                try (JsonReader reader = Json.createReader(new StringReader(response.body()))) {
-                    placed.add(reader.readObject().getString("id"));
-                }
-            } catch (IOException | JsonException | ClassCastException | NullPointerException e) {
-                fail(e.toString());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
+        }
+    }
+
+    /**
+     * Places one order and returns its id, also remembered in {@link #placed()}; returns
+     * {@code null} if the request failed (counted in {@link #failed()}).
+     */
+    public String place(String customer, BigDecimal amount) throws InterruptedException {
+        String body = String.format(Locale.ROOT, "{\"customer\":\"%s\",\"amount\":%s}", customer,
+                amount.toPlainString());
+        HttpRequest request = HttpRequest.newBuilder(orders).timeout(Duration.ofSeconds(60))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        try {
+            HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 201) {
+                fail("HTTP " + response.statusCode() + ": " + response.body());
+                return null;
+            }
+            try (JsonReader reader = Json.createReader(new StringReader(response.body()))) {
+                String id = reader.readObject().getString("id");
+                placed.add(id);
+                return id;
+            }
+        } catch (IOException | JsonException | ClassCastException | NullPointerException e) {
+            fail(e.toString());
+            return null;
         }
     }
 

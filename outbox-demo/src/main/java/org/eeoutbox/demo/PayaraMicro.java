@@ -1,6 +1,8 @@
 package org.eeoutbox.demo;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -15,6 +17,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
@@ -23,7 +28,7 @@ import java.util.regex.Pattern;
  * {@code java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar payara-micro-V.jar --deploy WAR
  * --contextroot / --port P --nohazelcast --disablephonehome --systemproperties FILE}.
  */
-final class PayaraMicro implements AutoCloseable {
+public final class PayaraMicro implements AutoCloseable {
 
     private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*m");
     private static final String PROBE_ID = "00000000-0000-0000-0000-000000000000";
@@ -45,8 +50,14 @@ final class PayaraMicro implements AutoCloseable {
      *                         Config and {@code ${MPCONFIG=...}} in {@code @DataSourceDefinition} see
      * @param tmp              its {@code java.io.tmpdir}, where it unpacks itself and the WAR
      */
-    static PayaraMicro start(Path jar, Path war, Path systemProperties, Path log, Path tmp) throws IOException {
-        int port = freePort();
+    public static PayaraMicro start(Path jar, Path war, Path systemProperties, Path log, Path tmp)
+            throws IOException {
+        return start(jar, war, systemProperties, log, tmp, freePort());
+    }
+
+    /** Starts Payara Micro as {@link #start(Path, Path, Path, Path, Path)} does, on HTTP port {@code port}. */
+    public static PayaraMicro start(Path jar, Path war, Path systemProperties, Path log, Path tmp, int port)
+            throws IOException {
         Files.createDirectories(tmp);
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -67,13 +78,51 @@ final class PayaraMicro implements AutoCloseable {
         return new PayaraMicro(process, log, port);
     }
 
+    /** Returns the Payara Micro jar that the outbox-demo build copies into its target directory. */
+    public static Path jar(Path home) throws IOException {
+        return home.resolve("outbox-demo/target/payara-micro-" + version() + ".jar");
+    }
+
+    /** Returns the Payara Micro version the demo runs (outbox-demo's {@code payara.version}). */
+    public static String version() throws IOException {
+        Properties properties = new Properties();
+        try (InputStream in = PayaraMicro.class.getResourceAsStream("demo.properties")) {
+            if (in == null) {
+                throw new IOException("demo.properties is not on the class path");
+            }
+            properties.load(in);
+        }
+        return properties.getProperty("payara.version");
+    }
+
+    /** Returns the example service's WAR that the outbox-example build packages. */
+    public static Path exampleWar(Path home) {
+        return home.resolve("outbox-example/target/outbox-example.war");
+    }
+
+    /** Writes Payara's system properties (the service's configuration) to {@code file}. */
+    public static Path writeSystemProperties(Map<String, String> settings, Path file, String comment)
+            throws IOException {
+        Properties properties = new Properties();
+        properties.putAll(settings);
+        try (OutputStream out = Files.newOutputStream(file)) {
+            properties.store(out, comment);
+        }
+        return file;
+    }
+
+    /** Returns its HTTP port. */
+    public int port() {
+        return port;
+    }
+
     /** Returns the service's base URL, {@code http://127.0.0.1:PORT}. */
-    String baseUrl() {
+    public String baseUrl() {
         return "http://127.0.0.1:" + port;
     }
 
     /** Returns whether the process is still running. */
-    boolean isAlive() {
+    public boolean isAlive() {
         return process.isAlive();
     }
 
@@ -84,7 +133,7 @@ final class PayaraMicro implements AutoCloseable {
      *                       not get there within {@code timeout}; the message holds the log's
      *                       deployment errors
      */
-    void awaitReady(Duration timeout) throws DemoException, InterruptedException {
+    public void awaitReady(Duration timeout) throws DemoException, InterruptedException {
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         HttpRequest probe = HttpRequest.newBuilder(URI.create(baseUrl() + "/orders/" + PROBE_ID))
                 .timeout(Duration.ofSeconds(5)).GET().build();
@@ -122,6 +171,34 @@ final class PayaraMicro implements AutoCloseable {
         }
     }
 
+    /** Kills Payara at once (SIGKILL), as a crash would, and waits until the process is gone. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor();
+    }
+
+    /**
+     * Returns the outbox's counters from its MicroProfile Metrics ({@code outbox_delivered_total}
+     * and so on, by OpenMetrics name without {@code _total}), empty if unreadable.
+     */
+    public Map<String, Double> outboxCounters() {
+        try {
+            HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+            HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl() + "/metrics?scope=application"))
+                    .header("Accept", "text/plain").timeout(Duration.ofSeconds(10)).GET().build();
+            String body = client.send(request, HttpResponse.BodyHandlers.ofString()).body();
+            Map<String, Double> counters = new TreeMap<>();
+            body.lines().filter(line -> line.startsWith("outbox_") && line.contains("_total"))
+                    .forEach(line -> counters.put(line.substring(0, line.indexOf("_total")),
+                            Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))));
+            return counters;
+        } catch (IOException | RuntimeException e) {
+            return Map.of();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Map.of();
+        }
+    }
+
     /** Stops Payara (SIGTERM, then SIGKILL after 20 s); idempotent. */
     @Override
     public void close() {
@@ -139,7 +216,8 @@ final class PayaraMicro implements AutoCloseable {
         }
     }
 
-    private String readLog() {
+    /** Returns its log so far, without colour codes; empty if unreadable. */
+    public String readLog() {
         try {
             return ANSI.matcher(new String(Files.readAllBytes(log), StandardCharsets.UTF_8)).replaceAll("");
         } catch (IOException e) {
@@ -166,7 +244,8 @@ final class PayaraMicro implements AutoCloseable {
         return errors.isEmpty() ? "" : ":\n" + String.join("\n", errors);
     }
 
-    private static int freePort() {
+    /** Returns a free loopback port, for example to start Payara Micro again on the port it had. */
+    public static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         } catch (IOException e) {

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * minus the order's {@code createdAt} in the payload; the service and the receivers share the
  * machine's clock). Thread-safe.
  */
-final class Tally {
+public final class Tally {
 
     private final Set<String> outboxIds = ConcurrentHashMap.newKeySet();
     private final Set<String> orderIds = ConcurrentHashMap.newKeySet();
@@ -37,7 +38,7 @@ final class Tally {
      * @param payload  the message body, the order as JSON
      * @param arrival  when the receiver got it
      */
-    void record(String outboxId, String payload, Instant arrival) {
+    public void record(String outboxId, String payload, Instant arrival) {
         arrivals.incrementAndGet();
         if (outboxId == null) {
             malformed.incrementAndGet();
@@ -67,13 +68,21 @@ final class Tally {
         }
     }
 
+    /**
+     * Returns the distinct {@code x-outbox-id}s that arrived (a live, unmodifiable view): every
+     * copy of a message carries the same id, so this is the set of messages delivered.
+     */
+    public Set<String> outboxIds() {
+        return Collections.unmodifiableSet(outboxIds);
+    }
+
     /** Returns how many distinct orders arrived (any order, also ones the demo did not place). */
-    int orders() {
+    public int orders() {
         return orderIds.size();
     }
 
     /** Returns how many of {@code placed} arrived. */
-    int deliveredOf(Collection<String> placed) {
+    public int deliveredOf(Collection<String> placed) {
         int delivered = 0;
         for (String id : placed) {
             if (orderIds.contains(id)) {
@@ -84,17 +93,17 @@ final class Tally {
     }
 
     /** Returns all arrivals, duplicates included. */
-    long arrivals() {
+    public long arrivals() {
         return arrivals.get();
     }
 
     /** Returns the arrivals whose {@code x-outbox-id} had arrived before. */
-    long duplicates() {
+    public long duplicates() {
         return duplicates.get();
     }
 
     /** Returns arrivals without {@code x-outbox-id} or with a payload that is not an order. */
-    long malformed() {
+    public long malformed() {
         return malformed.get();
     }
 
@@ -102,7 +111,7 @@ final class Tally {
      * Returns the latency percentiles of the first arrivals, in milliseconds, by nearest rank;
      * empty if nothing arrived.
      */
-    synchronized double[] latencyMillis(double... percentiles) {
+    public synchronized double[] latencyMillis(double... percentiles) {
         if (latencyCount == 0) {
             return new double[0];
         }

@@ -12,22 +12,37 @@ import java.time.Instant;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The webhook receiver: a JDK HTTP server on a loopback port that takes {@code POST PATH}, records
- * it in a {@link Tally} and answers {@code 204}; any other request gets {@code 404}. It can be
+ * it in a {@link Tally} and answers {@code 204}; any other request gets {@code 404}. A
+ * {@link Responder} may refuse deliveries instead (a refused one is not recorded). It can be
  * stopped (connections are refused) and started again on the same port. Thread-safe.
  */
-final class WebhookReceiver implements AutoCloseable {
+public final class WebhookReceiver implements AutoCloseable {
+
+    /** Decides the status of a delivery; a status other than 2xx refuses it. */
+    @FunctionalInterface
+    public interface Responder {
+
+        /** Accepts every delivery. */
+        Responder ACCEPT = body -> 204;
+
+        /** Returns the HTTP status for a delivery with this body. */
+        int status(String body);
+    }
 
     private final String path;
     private final Tally tally;
     private final ExecutorService executor;
+    private final AtomicLong accepted = new AtomicLong();
+    private volatile Responder responder = Responder.ACCEPT;
     private int port; // 0 until first started; guarded by this
     private HttpServer server; // null while stopped; guarded by this
 
     /** Starts a receiver for {@code path} on a free port. */
-    WebhookReceiver(String path, Tally tally) {
+    public WebhookReceiver(String path, Tally tally) {
         this.path = path;
         this.tally = tally;
         AtomicInteger threads = new AtomicInteger();
@@ -40,17 +55,17 @@ final class WebhookReceiver implements AutoCloseable {
     }
 
     /** Returns the base URL, {@code http://127.0.0.1:PORT}. */
-    synchronized String baseUrl() {
+    public synchronized String baseUrl() {
         return "http://127.0.0.1:" + port;
     }
 
     /** Returns the URL that receives the webhooks. */
-    String url() {
+    public String url() {
         return baseUrl() + path;
     }
 
     /** Starts listening (again, on the same port); does nothing if it listens already. */
-    synchronized void start() {
+    public synchronized void start() {
         if (server != null) {
             return;
         }
@@ -67,12 +82,22 @@ final class WebhookReceiver implements AutoCloseable {
     }
 
     /** Returns whether it listens (not stopped). */
-    synchronized boolean isListening() {
+    public synchronized boolean isListening() {
         return server != null;
     }
 
+    /** Answers the following deliveries as {@code responder} decides. */
+    public void respondWith(Responder responder) {
+        this.responder = responder;
+    }
+
+    /** Returns how many deliveries it accepted (recorded), duplicates included. */
+    public long accepted() {
+        return accepted.get();
+    }
+
     /** Stops listening at once: open connections are closed, new ones refused. */
-    synchronized void stop() {
+    public synchronized void stop() {
         if (server != null) {
             server.stop(0);
             server = null;
@@ -95,9 +120,13 @@ final class WebhookReceiver implements AutoCloseable {
                 exchange.sendResponseHeaders(404, -1);
                 return;
             }
-            // Recorded before answering, as a consumer that processes, then acknowledges.
-            tally.record(exchange.getRequestHeaders().getFirst("x-outbox-id"), body, Instant.now());
-            exchange.sendResponseHeaders(204, -1);
+            int status = responder.status(body);
+            if (status / 100 == 2) {
+                // Recorded before answering, as a consumer that processes, then acknowledges.
+                tally.record(exchange.getRequestHeaders().getFirst("x-outbox-id"), body, Instant.now());
+                accepted.incrementAndGet();
+            }
+            exchange.sendResponseHeaders(status, -1);
         }
     }
 }

@@ -129,7 +129,15 @@ final class HttpMessages {
 
     static String badBaseUrl(String serviceName, URI baseUrl, String rule) {
         return "base URL of HTTP service " + service(serviceName) + " " + rule + ", got: "
-                + quote(String.valueOf(baseUrl));
+                + quote(withoutUserInfo(baseUrl));
+    }
+
+    /** The URL as text with its user info (credentials) replaced by {@code ***}. */
+    private static String withoutUserInfo(URI url) {
+        if (url == null || url.getRawUserInfo() == null) {
+            return String.valueOf(url);
+        }
+        return url.toString().replace(url.getRawUserInfo() + "@", "***@");
     }
 
     // ---- Metadata read back from the database ----

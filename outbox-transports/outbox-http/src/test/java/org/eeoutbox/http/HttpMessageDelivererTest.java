@@ -379,6 +379,7 @@ class HttpMessageDelivererTest {
                 deliverer.deliver(entry(HttpDelivery.to("receiver").path("/ok").build())));
         assertTrue(failure.reason().startsWith("base URL of HTTP service 'receiver' must not contain user info"),
                 failure.reason());
+        assertTrue(failure.reason().endsWith("got: \"http://***@127.0.0.1/\""), "credentials in " + failure.reason());
         assertEquals(0, receiver.pending());
     }
 

@@ -43,6 +43,14 @@ class HttpServiceResolverTest {
     }
 
     @Test
+    void ofRejectsCredentialsInABaseUrlWithoutRepeatingThem() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> HttpServiceResolver.of(Map.of("billing", URI.create("https://user:s3cr%40t@billing.example.com/api"))));
+        assertEquals("base URL of HTTP service 'billing' must not contain user info (credentials), got:"
+                + " \"https://***@billing.example.com/api\"", e.getMessage());
+    }
+
+    @Test
     void ofRejectsNullMapNullUrlAndBadName() {
         assertThrows(IllegalArgumentException.class, () -> HttpServiceResolver.of(null));
         Map<String, URI> nullUrl = new HashMap<>();

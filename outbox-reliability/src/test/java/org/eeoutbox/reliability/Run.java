@@ -1,0 +1,235 @@
+package org.eeoutbox.reliability;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.eeoutbox.demo.Demo;
+import org.eeoutbox.demo.DemoException;
+import org.eeoutbox.demo.KafkaReceiver;
+import org.eeoutbox.demo.OrderClients;
+import org.eeoutbox.demo.PayaraMicro;
+import org.eeoutbox.demo.Tally;
+import org.eeoutbox.demo.WebhookReceiver;
+
+/**
+ * One scenario's run of the example order service: empty tables, a topic of its own, a webhook
+ * receiver per Payara Micro instance (all recording into one HTTP {@link Tally}, so a message
+ * delivered by two instances counts as a duplicate), a Kafka receiver, and the instances. Each
+ * order publishes two messages, {@code order.created} to the webhook and to Kafka.
+ *
+ * <p>Ground truth is the outbox table: a message is published when its row committed (a request
+ * cut off by a crash may have committed without the client knowing). Closing a run stops
+ * everything it started.
+ */
+final class Run implements AutoCloseable {
+
+    static final Duration PAYARA_START_TIMEOUT = Duration.ofMinutes(4);
+    static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(5);
+    static final String HTTP = "http";
+    static final String KAFKA = "kafka";
+
+    final String name;
+    final Rig rig;
+    final Path dir;
+    final Tally http = new Tally();
+    final Tally kafka = new Tally();
+    final List<WebhookReceiver> receivers = new ArrayList<>();
+    final List<PayaraMicro> instances = new ArrayList<>();
+    private final List<Map<String, String>> settings = new ArrayList<>();
+    private final List<Integer> starts = new ArrayList<>();
+    private final KafkaReceiver kafkaReceiver;
+    private final String topic;
+
+    /** Prepares a run of {@code instanceCount} instances; none is started yet. */
+    Run(Rig rig, String name, int instanceCount) throws IOException {
+        this.name = name;
+        this.rig = rig;
+        this.dir = rig.work.resolve(name);
+        rig.dropTables();
+        topic = "orders-" + name;
+        rig.broker.createTopic(topic, 3);
+        kafkaReceiver = new KafkaReceiver(rig.broker.bootstrapServers(), topic, kafka);
+        for (int i = 0; i < instanceCount; i++) {
+            WebhookReceiver receiver = new WebhookReceiver(Demo.WEBHOOK_PATH, http);
+            receivers.add(receiver);
+            Map<String, String> instanceSettings = Demo.serviceSettings(rig.database, receiver.baseUrl(),
+                    rig.broker.bootstrapServers(), topic);
+            // Outages of 30 s and more must not spend the retry budget (1 s doubling to 5 s).
+            instanceSettings.put("outbox.processor.max-retries", "1000");
+            settings.add(instanceSettings);
+            starts.add(0);
+            instances.add(null);
+        }
+    }
+
+    /** Returns instance {@code i}'s settings, to change before it starts. */
+    Map<String, String> settings(int i) {
+        return settings.get(i);
+    }
+
+    /** Starts instance {@code i} (again, on the same port after the first time) without waiting. */
+    PayaraMicro start(int i) throws IOException {
+        int start = starts.get(i) + 1;
+        starts.set(i, start);
+        int port = instances.get(i) == null ? PayaraMicro.freePort() : instances.get(i).port();
+        PayaraMicro payara = rig.startPayara(dir, "instance-" + (i + 1) + "-start-" + start, settings.get(i), port);
+        instances.set(i, payara);
+        return payara;
+    }
+
+    /** Starts instance {@code i} and waits until the service answers. */
+    PayaraMicro startAndAwait(int i) throws IOException, DemoException, InterruptedException {
+        PayaraMicro payara = start(i);
+        payara.awaitReady(PAYARA_START_TIMEOUT);
+        return payara;
+    }
+
+    /** Returns the published messages: the outbox rows' ids by delivery type. */
+    Map<String, Set<String>> published() throws SQLException {
+        Map<String, Set<String>> ids = new TreeMap<>(Map.of(HTTP, new HashSet<>(), KAFKA, new HashSet<>()));
+        try (Connection connection = rig.database.admin().getConnection();
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT delivery_type, id FROM outbox")) {
+            while (rows.next()) {
+                ids.get(rows.getString(1)).add(rows.getString(2));
+            }
+        }
+        return ids;
+    }
+
+    /** Returns the outbox rows by status. */
+    Map<String, Long> statuses() {
+        return rig.database.outboxByStatus();
+    }
+
+    /**
+     * Waits until no row is pending and each receiver got as many distinct messages as were
+     * published to it; returns when that happened ({@link System#nanoTime()}).
+     *
+     * @param failed how many rows are expected to end FAILED
+     */
+    long awaitDrained(long failed) throws InterruptedException, SQLException {
+        long deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            Map<String, Long> statuses = statuses();
+            long published = statuses.values().stream().mapToLong(Long::longValue).sum();
+            if (statuses.getOrDefault("PENDING", 0L) == 0 && published > 0
+                    && http.outboxIds().size() + kafka.outboxIds().size() + failed >= published) {
+                return System.nanoTime();
+            }
+            TimeUnit.MILLISECONDS.sleep(200);
+        }
+        throw new AssertionError(name + ": not drained within " + DRAIN_TIMEOUT.toMinutes() + " min: outbox "
+                + statuses() + ", http " + http.outboxIds().size() + ", kafka " + kafka.outboxIds().size());
+    }
+
+    /**
+     * Asserts the contract after a fault: every published message arrived at its receiver at
+     * least once and nothing else arrived; every copy of a message carried the same
+     * {@code x-outbox-id} (one id per order and transport); no row is left pending (a row lock of
+     * a dead session would keep it pending) or failed, apart from {@code failedIds}.
+     *
+     * @return the figures, for the report
+     */
+    Figures assertNothingLost(Set<String> failedIds) throws SQLException {
+        Map<String, Set<String>> published = published();
+        Set<String> expectedHttp = new HashSet<>(published.get(HTTP));
+        expectedHttp.removeAll(failedIds);
+        assertEquals(expectedHttp, http.outboxIds(), name + ": webhook deliveries are not the published messages");
+        assertEquals(published.get(KAFKA), kafka.outboxIds(), name + ": Kafka deliveries are not the published messages");
+        // A copy under another id would count as another message of the same order.
+        assertEquals(http.outboxIds().size(), http.orders(), name + ": an order's webhook arrived under two ids");
+        assertEquals(kafka.outboxIds().size(), kafka.orders(), name + ": an order's record arrived under two ids");
+        assertEquals(0, http.malformed() + kafka.malformed(), name + ": arrivals without x-outbox-id");
+        assertNull(kafkaReceiver.failure(), name + ": the Kafka consumer failed");
+        Map<String, Long> expected = new TreeMap<>(Map.of("DELIVERED",
+                (long) (expectedHttp.size() + published.get(KAFKA).size())));
+        if (!failedIds.isEmpty()) {
+            expected.put("FAILED", (long) failedIds.size());
+        }
+        assertEquals(expected, statuses(), name + ": rows left pending or failed");
+        assertTrue(http.outboxIds().size() + kafka.outboxIds().size() > 0, name + ": nothing was published");
+        return new Figures(published.get(HTTP).size() + published.get(KAFKA).size(),
+                http.outboxIds().size() + kafka.outboxIds().size(), http.duplicates() + kafka.duplicates());
+    }
+
+    /** Places {@code orders} orders from {@code threads} clients per instance, retrying failed requests. */
+    List<OrderClients> placeOrders(int orders, int threads) {
+        List<OrderClients> clients = new ArrayList<>();
+        int running = instances.size();
+        for (int i = 0; i < running; i++) {
+            int share = orders / running + (i < orders % running ? 1 : 0);
+            OrderClients client = OrderClients.untilPlaced(instances.get(i).baseUrl(), share);
+            client.start(threads);
+            clients.add(client);
+        }
+        return clients;
+    }
+
+    /** Returns how many orders the clients placed so far. */
+    static int placed(List<OrderClients> clients) {
+        return clients.stream().mapToInt(c -> c.placed().size()).sum();
+    }
+
+    /** Waits until the clients placed at least {@code count} orders (or finished). */
+    static void awaitPlaced(List<OrderClients> clients, int count) throws InterruptedException {
+        while (placed(clients) < count && !clients.stream().allMatch(OrderClients::done)) {
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+    }
+
+    /** Waits until every client thread finished. */
+    static void join(List<OrderClients> clients) throws InterruptedException {
+        for (OrderClients client : clients) {
+            client.join();
+        }
+    }
+
+    /**
+     * Prints and records the scenario's figures.
+     *
+     * @param faultEndNanos when the fault ended ({@link System#nanoTime()}), or {@code null} for a
+     *                      run without a fault
+     */
+    void report(Figures figures, String what, Long faultEndNanos, long loadEndNanos, long drainedNanos) {
+        String drained = String.format(Locale.ROOT, "%.1f s after the last order", (drainedNanos - loadEndNanos) / 1e9);
+        if (faultEndNanos != null) {
+            drained = String.format(Locale.ROOT, "%.1f s after the fault ended (%s)",
+                    (drainedNanos - faultEndNanos) / 1e9, drained);
+        }
+        rig.report("%s: published %,d, delivered %,d, duplicates %,d (each with its first copy's x-outbox-id),"
+                + " lost 0; %s; drained %s", name, figures.published(), figures.delivered(), figures.duplicates(),
+                what, drained);
+    }
+
+    @Override
+    public void close() {
+        for (PayaraMicro payara : instances) {
+            if (payara != null) {
+                payara.close();
+            }
+        }
+        kafkaReceiver.close();
+        receivers.forEach(WebhookReceiver::close);
+    }
+
+    /** A scenario's figures. */
+    record Figures(long published, long delivered, long duplicates) {
+    }
+}
