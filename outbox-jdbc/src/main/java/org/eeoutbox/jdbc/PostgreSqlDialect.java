@@ -38,10 +38,11 @@ public final class PostgreSqlDialect extends SqlDialect {
 
     @Override
     String epochMicros(String column) {
-        // Exact from PostgreSQL 14, where EXTRACT returns numeric. PostgreSQL 12 and 13 return
-        // float8, whose error stays below half a microsecond for instants of this century, so the
-        // cast (which rounds) still gives the exact value. Independent of the session's TimeZone.
-        return "CAST(EXTRACT(EPOCH FROM " + column + ") * 1000000 AS bigint)";
+        // date_part computes in float8 on every version (EXTRACT returns numeric from 14 on, whose
+        // arithmetic cost the server more than the driver saved). Exact: the float8 error stays
+        // below half a microsecond up to 2041 at least (none found up to 2100), so the cast, which
+        // rounds, gives the stored value. Independent of the session's TimeZone.
+        return "CAST(date_part('epoch', " + column + ") * 1000000 AS bigint)";
     }
 
     @Override
