@@ -30,23 +30,26 @@ import org.eeoutbox.spi.OutboxStoreException;
  */
 public final class JdbcOutboxStore implements OutboxStore {
 
-    private static final String FIND_SQL = "SELECT " + SqlDialect.ENTRY_COLUMNS + " FROM outbox WHERE id = ?";
     private static final String FIND_BY_KEY_SQL = "SELECT id FROM outbox WHERE deduplication_key = ?";
     private static final String UPDATE_SQL = """
             UPDATE outbox
             SET status = ?, attempts = ?, next_attempt_at = ?, updated_at = ?, last_error = ?
             WHERE id = ?""";
-    private static final String STATS_SQL = """
-            SELECT (SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'),
-                   (SELECT COUNT(*) FROM outbox WHERE status = 'FAILED'),
-                   (SELECT MIN(created_at) FROM outbox WHERE status = 'PENDING')""";
 
     private final ConnectionProvider connections;
     private final SqlDialect dialect;
+    private final String findSql;
+    private final String statsSql;
 
     public JdbcOutboxStore(ConnectionProvider connections, SqlDialect dialect) {
         this.connections = Objects.requireNonNull(connections, "connections");
         this.dialect = Objects.requireNonNull(dialect, "dialect");
+        this.findSql = "SELECT " + dialect.entryColumns() + " FROM outbox WHERE id = ?";
+        this.statsSql = """
+                SELECT (SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'),
+                       (SELECT COUNT(*) FROM outbox WHERE status = 'FAILED'),
+                       %s""".formatted(
+                dialect.epochMicros("(SELECT MIN(created_at) FROM outbox WHERE status = 'PENDING')"));
     }
 
     /** Returns the dialect this store speaks. */
@@ -90,6 +93,13 @@ public final class JdbcOutboxStore implements OutboxStore {
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A claimed entry holds every value of its row. The claim does not read the status and
+     * the delivery time, which its {@code WHERE status = 'PENDING'} fixes: {@code PENDING} and
+     * {@code null}.
+     */
     @Override
     public List<OutboxEntry> claim(Set<String> deliveryTypes, Instant now, int limit) {
         if (deliveryTypes.isEmpty()) {
@@ -103,7 +113,7 @@ public final class JdbcOutboxStore implements OutboxStore {
                 try (ResultSet resultSet = statement.executeQuery()) {
                     List<OutboxEntry> entries = new ArrayList<>(limit);
                     while (resultSet.next()) {
-                        entries.add(readEntry(resultSet));
+                        entries.add(readEntry(resultSet, OutboxStatus.PENDING, null));
                     }
                     return entries;
                 }
@@ -184,10 +194,14 @@ public final class JdbcOutboxStore implements OutboxStore {
     @Override
     public Optional<OutboxEntry> find(UUID id) {
         return run("find outbox entry " + id, connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(FIND_SQL)) {
+            try (PreparedStatement statement = connection.prepareStatement(findSql)) {
                 dialect.setId(statement, 1, id);
                 try (ResultSet resultSet = statement.executeQuery()) {
-                    return resultSet.next() ? Optional.of(readEntry(resultSet)) : Optional.empty();
+                    if (!resultSet.next()) {
+                        return Optional.empty();
+                    }
+                    OutboxStatus status = OutboxStatus.valueOf(resultSet.getString(12));
+                    return Optional.of(readEntry(resultSet, status, SqlDialect.getInstant(resultSet, 13)));
                 }
             }
         });
@@ -196,18 +210,18 @@ public final class JdbcOutboxStore implements OutboxStore {
     @Override
     public OutboxStats stats(Instant now) {
         return run("read outbox statistics", connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(STATS_SQL);
+            try (PreparedStatement statement = connection.prepareStatement(statsSql);
                  ResultSet resultSet = statement.executeQuery()) {
                 resultSet.next();
-                Instant oldest = dialect.getInstant(resultSet, 3);
+                Instant oldest = SqlDialect.getInstant(resultSet, 3);
                 Duration age = oldest == null || oldest.isAfter(now) ? Duration.ZERO : Duration.between(oldest, now);
                 return new OutboxStats(resultSet.getLong(1), resultSet.getLong(2), age);
             }
         });
     }
 
-    /** Maps a row of {@link SqlDialect#ENTRY_COLUMNS}. */
-    private OutboxEntry readEntry(ResultSet resultSet) throws SQLException {
+    /** Maps a row of {@link SqlDialect#claimColumns()}, with the status and delivery time given. */
+    private OutboxEntry readEntry(ResultSet resultSet, OutboxStatus status, Instant deliveredAt) throws SQLException {
         return new OutboxEntry(
                 dialect.getId(resultSet, 1),
                 resultSet.getString(2),
@@ -215,13 +229,13 @@ public final class JdbcOutboxStore implements OutboxStore {
                 resultSet.getString(4),
                 resultSet.getString(5),
                 resultSet.getString(6),
-                OutboxStatus.valueOf(resultSet.getString(7)),
-                resultSet.getInt(8),
-                dialect.getInstant(resultSet, 9),
-                dialect.getInstant(resultSet, 10),
-                dialect.getInstant(resultSet, 11),
-                resultSet.getString(12),
-                dialect.getInstant(resultSet, 13));
+                status,
+                resultSet.getInt(7),
+                SqlDialect.getInstant(resultSet, 8),
+                SqlDialect.getInstant(resultSet, 9),
+                SqlDialect.getInstant(resultSet, 10),
+                resultSet.getString(11),
+                deliveredAt);
     }
 
     private <T> T run(String operation, ConnectionProvider.SqlFunction<T> work) {

@@ -51,9 +51,10 @@ public final class MySqlDialect extends SqlDialect {
     }
 
     @Override
-    Instant getInstant(ResultSet resultSet, int index) throws SQLException {
-        LocalDateTime value = resultSet.getObject(index, LocalDateTime.class);
-        return value == null ? null : value.toInstant(ZoneOffset.UTC);
+    String epochMicros(String column) {
+        // DATETIME holds UTC and is never converted by the session's time_zone; the integer
+        // difference is exact.
+        return "TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', " + column + ")";
     }
 
     @Override
@@ -84,7 +85,7 @@ public final class MySqlDialect extends SqlDialect {
                 WHERE status = 'PENDING' AND next_attempt_at <= ? AND delivery_type IN (%s)
                 ORDER BY next_attempt_at, id
                 LIMIT ?
-                FOR UPDATE SKIP LOCKED""".formatted(ENTRY_COLUMNS, placeholders(typeCount));
+                FOR UPDATE SKIP LOCKED""".formatted(claimColumns(), placeholders(typeCount));
     }
 
     @Override

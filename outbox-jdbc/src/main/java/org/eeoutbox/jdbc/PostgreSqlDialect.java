@@ -5,7 +5,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.UUID;
@@ -38,9 +37,12 @@ public final class PostgreSqlDialect extends SqlDialect {
     }
 
     @Override
-    Instant getInstant(ResultSet resultSet, int index) throws SQLException {
-        OffsetDateTime value = resultSet.getObject(index, OffsetDateTime.class);
-        return value == null ? null : value.toInstant();
+    String epochMicros(String column) {
+        // date_part computes in float8 on every version (EXTRACT returns numeric from 14 on, whose
+        // arithmetic cost the server more than the driver saved). Exact: the float8 error stays
+        // below half a microsecond up to 2041 at least (none found up to 2100), so the cast, which
+        // rounds, gives the stored value. Independent of the session's TimeZone.
+        return "CAST(date_part('epoch', " + column + ") * 1000000 AS bigint)";
     }
 
     @Override
@@ -68,7 +70,7 @@ public final class PostgreSqlDialect extends SqlDialect {
                 WHERE status = 'PENDING' AND next_attempt_at <= ? AND delivery_type = ANY (?)
                 ORDER BY next_attempt_at, id
                 LIMIT ?
-                FOR UPDATE SKIP LOCKED""".formatted(ENTRY_COLUMNS);
+                FOR UPDATE SKIP LOCKED""".formatted(claimColumns());
     }
 
     @Override

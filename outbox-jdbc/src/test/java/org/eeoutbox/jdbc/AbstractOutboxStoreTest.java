@@ -145,6 +145,34 @@ abstract class AbstractOutboxStoreTest {
     }
 
     @Test
+    final void aClaimedEntryHoldsEveryValueOfItsRowInANonUtcSession() {
+        Instant created = Instant.parse("2026-03-29T00:59:59.999999Z");
+        Instant retried = Instant.parse("2026-03-29T01:00:00.000001Z");
+        Instant due = Instant.parse("2026-10-25T01:30:00.25Z");
+        UUID id = tx(() -> store.insert(entry("http", created, "order-7:created")));
+        tx(() -> {
+            OutboxEntry first = store.claim(Set.of("http"), created, 10).get(0);
+            store.update(List.of(first.toRetry(retried, due, "HTTP 503")));
+            return null;
+        });
+
+        OutboxEntry claimed = tx(() -> {
+            sqlInCurrentTransaction(nonUtcSessionZoneSql());
+            return store.claim(Set.of("http"), due, 10).get(0);
+        });
+
+        assertEquals(find(id), claimed, "the claim reads what find reads");
+        assertEquals("order-7:created", claimed.deduplicationKey());
+        assertEquals(OutboxStatus.PENDING, claimed.status());
+        assertEquals(1, claimed.attempts());
+        assertEquals(due, claimed.nextAttemptAt());
+        assertEquals(created, claimed.createdAt());
+        assertEquals(retried, claimed.updatedAt());
+        assertEquals("HTTP 503", claimed.lastError());
+        assertNull(claimed.deliveredAt());
+    }
+
+    @Test
     final void twoOpenTransactionsClaimDisjointRowsWithoutWaiting() throws Exception {
         Instant now = Instant.now();
         Set<UUID> all = new HashSet<>();

@@ -1,8 +1,15 @@
 package org.eeoutbox.jdbc;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import org.eeoutbox.testkit.TestDatabase;
 import org.eeoutbox.testkit.TestDatabases;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
 @DisplayName("[postgresql] outbox store contract")
 class PostgreSqlOutboxStoreTest extends AbstractOutboxStoreTest {
@@ -15,5 +22,16 @@ class PostgreSqlOutboxStoreTest extends AbstractOutboxStoreTest {
     @Override
     protected String nonUtcSessionZoneSql() {
         return "SET LOCAL TIME ZONE 'America/Los_Angeles'";
+    }
+
+    @Test
+    void theMigrationVacuumsTheTableAfterAFixedNumberOfChangedRows() throws SQLException {
+        try (Connection connection = database().dataSource().getConnection();
+             Statement statement = connection.createStatement();
+             ResultSet options = statement.executeQuery(
+                     "SELECT array_to_string(reloptions, ',') FROM pg_class WHERE oid = to_regclass('outbox')")) {
+            options.next();
+            assertEquals("autovacuum_vacuum_scale_factor=0,autovacuum_vacuum_threshold=10000", options.getString(1));
+        }
     }
 }

@@ -84,7 +84,8 @@ public final class HttpDelivery implements DeliveryInfo {
     private final Map<String, String> headers;
     private final String metadataJson;
 
-    private HttpDelivery(Builder builder) {
+    /** With {@code metadataJson} the text the delivery was read from, or {@code null} to write it. */
+    private HttpDelivery(Builder builder, String metadataJson) {
         this.serviceName = builder.serviceName;
         this.path = builder.path;
         this.method = builder.method;
@@ -92,7 +93,7 @@ public final class HttpDelivery implements DeliveryInfo {
         Map<String, String> copy = new LinkedHashMap<>();
         builder.headers.values().forEach(header -> copy.put(header.name, header.value));
         this.headers = Collections.unmodifiableMap(copy);
-        this.metadataJson = write();
+        this.metadataJson = metadataJson == null ? write() : metadataJson;
     }
 
     /**
@@ -108,7 +109,8 @@ public final class HttpDelivery implements DeliveryInfo {
     }
 
     /**
-     * Reads a delivery back from its metadata, running every check of the builder again.
+     * Reads a delivery back from its metadata, running every check of the builder again. The
+     * delivery keeps {@code json} as its {@link #metadataJson()}, without writing it again.
      *
      * @throws IllegalArgumentException if the text is not a JSON object of the expected shape,
      *                                  or a value breaks a rule; the message says which
@@ -147,7 +149,7 @@ public final class HttpDelivery implements DeliveryInfo {
                 builder.header(header.getKey(), ((JsonString) value).getString());
             }
         }
-        return builder.build();
+        return new HttpDelivery(builder, json);
     }
 
     private static String requiredString(JsonObject object, String field) {
@@ -189,7 +191,8 @@ public final class HttpDelivery implements DeliveryInfo {
     /**
      * Returns the metadata as a JSON object with the fields {@code service}, {@code path},
      * {@code method}, {@code contentType} and {@code headers} (an object of header names to
-     * values).
+     * values): written once when the delivery is built or, for a delivery the deliverer read
+     * back, the text it was read from.
      */
     @Override
     public String metadataJson() {
@@ -318,7 +321,7 @@ public final class HttpDelivery implements DeliveryInfo {
          * @throws JsonException if no Jakarta JSON Processing implementation is available
          */
         public HttpDelivery build() {
-            return new HttpDelivery(this);
+            return new HttpDelivery(this, null);
         }
     }
 

@@ -199,9 +199,10 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
             return List.of(results);
         }
         Attempt[] attempts = new Attempt[count];
+        LastDelivery lastDelivery = new LastDelivery();
         try {
             for (int i = 0; i < count; i++) {
-                Prepared prepared = prepare(entries.get(i));
+                Prepared prepared = prepare(entries.get(i), lastDelivery);
                 if (prepared.failure() != null) {
                     results[i] = prepared.failure();
                 } else {
@@ -263,13 +264,32 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
         }
     }
 
-    private Prepared prepare(OutboxEntry entry) {
+    /**
+     * The metadata text last read in one {@link #deliverBatch} call, and its delivery: a batch's
+     * entries usually share one text, which is then parsed and checked once. Confined to the
+     * calling thread.
+     */
+    private static final class LastDelivery {
+        private String metadata;
+        private HttpDelivery delivery;
+
+        /** As {@link HttpDelivery#fromMetadataJson}, reusing the last delivery for the same text. */
+        HttpDelivery read(String metadataJson) {
+            if (!metadataJson.equals(metadata)) {
+                delivery = HttpDelivery.fromMetadataJson(metadataJson);
+                metadata = metadataJson;
+            }
+            return delivery;
+        }
+    }
+
+    private Prepared prepare(OutboxEntry entry, LastDelivery lastDelivery) {
         if (!HttpDelivery.DELIVERY_TYPE.equals(entry.deliveryType())) {
             return rejected(entry, HttpMessages.wrongDeliveryType(entry.deliveryType()));
         }
         HttpDelivery delivery;
         try {
-            delivery = HttpDelivery.fromMetadataJson(entry.deliveryMetadata());
+            delivery = lastDelivery.read(entry.deliveryMetadata());
         } catch (IllegalArgumentException e) {
             return rejected(entry, HttpMessages.invalidMetadata(e.getMessage()));
         }

@@ -9,10 +9,10 @@ import org.junit.jupiter.api.Test;
 class HttpDelivererSettingsTest {
 
     @Test
-    void defaultsAreFiveSecondsTenSecondsAnd32() {
+    void defaultsAreFiveSecondsTenSecondsAnd128() {
         assertEquals(Duration.ofSeconds(5), HttpDelivererSettings.DEFAULT.connectTimeout());
         assertEquals(Duration.ofSeconds(10), HttpDelivererSettings.DEFAULT.requestTimeout());
-        assertEquals(32, HttpDelivererSettings.DEFAULT.maxInFlight());
+        assertEquals(128, HttpDelivererSettings.DEFAULT.maxInFlight());
         assertEquals(Duration.ofSeconds(15), HttpDelivererSettings.DEFAULT.attemptTimeout());
     }
 

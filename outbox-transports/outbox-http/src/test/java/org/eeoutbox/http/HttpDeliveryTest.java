@@ -2,6 +2,7 @@ package org.eeoutbox.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -44,6 +45,18 @@ class HttpDeliveryTest {
         assertEquals("acme", json.getJsonObject("headers").getString("X-Tenant"));
         assertEquals("a\tb", json.getJsonObject("headers").getString("X-Trace"));
         assertEquals(delivery, HttpDelivery.fromMetadataJson(delivery.metadataJson()));
+    }
+
+    @Test
+    void aDeliveryReadBackKeepsTheTextItWasReadFrom() {
+        String stored = "{\"future\":1,\"service\":\"billing\",\"path\":\"/hooks\",\"method\":\"PUT\","
+                + "\"contentType\":\"text/plain\"}";
+
+        HttpDelivery read = HttpDelivery.fromMetadataJson(stored);
+
+        assertSame(stored, read.metadataJson());
+        assertEquals(HttpDelivery.to("billing").path("/hooks").method(HttpMethod.PUT).contentType("text/plain").build(),
+                read);
     }
 
     @Test

@@ -25,6 +25,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -471,6 +472,35 @@ class HttpMessageDelivererTest {
                         PermanentFailure.class, RetriableFailure.class, Delivered.class),
                 results.stream().map(Object::getClass).toList());
         assertTrue(((PermanentFailure) results.get(4)).reason().startsWith("HTTP 404"));
+    }
+
+    @Test
+    void eachRequestFollowsItsOwnEntrysMetadataWhenABatchMixesSharedAndDifferentOnes() throws InterruptedException {
+        HttpDelivery ok = HttpDelivery.to("receiver").path("/ok").header("X-Tenant", "a").build();
+        HttpDelivery accepted = HttpDelivery.to("receiver").path("/accepted").method(HttpMethod.PUT).build();
+        List<OutboxEntry> entries = List.of(entry(ok), entry(ok), entry(accepted), entry(ok),
+                rawEntry(HttpDelivery.DELIVERY_TYPE, "{"), entry(ok), entry(accepted));
+
+        List<DeliveryResult> results = deliverer(SETTINGS).deliverBatch(entries);
+
+        assertEquals(List.of(Delivered.class, Delivered.class, Delivered.class, Delivered.class,
+                        PermanentFailure.class, Delivered.class, Delivered.class),
+                results.stream().map(Object::getClass).toList());
+        Map<String, String> requestById = new HashMap<>();
+        for (int i = 0; i < 6; i++) {
+            TestReceiver.Received request = receiver.next();
+            assertNotNull(request, "request " + i);
+            requestById.put(request.headers().getFirst(OutboxHeaders.OUTBOX_ID),
+                    request.method() + " " + request.uri().getPath() + " " + request.headers().getFirst("X-Tenant"));
+        }
+        List<String> expected = List.of("POST /ok a", "POST /ok a", "PUT /accepted null", "POST /ok a", "",
+                "POST /ok a", "PUT /accepted null");
+        for (int i = 0; i < entries.size(); i++) {
+            if (i != 4) {
+                assertEquals(expected.get(i), requestById.get(entries.get(i).id().toString()), "entry " + i);
+            }
+        }
+        assertEquals(0, receiver.pending());
     }
 
     @Test

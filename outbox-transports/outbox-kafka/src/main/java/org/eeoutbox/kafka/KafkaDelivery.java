@@ -71,11 +71,12 @@ public final class KafkaDelivery implements DeliveryInfo {
     private final List<Header> headers;
     private final String metadataJson;
 
-    private KafkaDelivery(String topic, String key, List<Header> headers) {
+    /** With {@code metadataJson} the text the delivery was read from, or {@code null} to write it. */
+    private KafkaDelivery(String topic, String key, List<Header> headers, String metadataJson) {
         this.topic = topic;
         this.key = key;
         this.headers = Collections.unmodifiableList(new ArrayList<>(headers));
-        this.metadataJson = toJson();
+        this.metadataJson = metadataJson == null ? toJson() : metadataJson;
     }
 
     /**
@@ -92,7 +93,8 @@ public final class KafkaDelivery implements DeliveryInfo {
     /**
      * Reads a delivery back from its metadata, as stored from {@link #metadataJson()}. Members
      * other than {@code topic}, {@code key} and {@code headers} are ignored; every rule the
-     * builder checks is checked again.
+     * builder checks is checked again. The delivery keeps {@code metadataJson} as its
+     * {@link #metadataJson()}, without writing it again.
      *
      * @param metadataJson the JSON text of a delivery's metadata
      * @throws IllegalArgumentException if the text is not such a JSON object or breaks a rule,
@@ -124,7 +126,7 @@ public final class KafkaDelivery implements DeliveryInfo {
                 builder.header(string((JsonObject) header, NAME, true), string((JsonObject) header, VALUE, true));
             }
         }
-        return builder.build();
+        return new KafkaDelivery(builder.topic, builder.key, builder.headers, metadataJson);
     }
 
     /** Returns {@value #DELIVERY_TYPE}. */
@@ -133,7 +135,10 @@ public final class KafkaDelivery implements DeliveryInfo {
         return DELIVERY_TYPE;
     }
 
-    /** Returns the metadata as JSON text; computed once, when the delivery is built. */
+    /**
+     * Returns the metadata as JSON text: written once, when the delivery is built, or the text
+     * it was read from by {@link #fromMetadataJson}.
+     */
     @Override
     public String metadataJson() {
         return metadataJson;
@@ -290,7 +295,7 @@ public final class KafkaDelivery implements DeliveryInfo {
 
         /** Returns the delivery; the builder can go on to build others. */
         public KafkaDelivery build() {
-            return new KafkaDelivery(topic, key, headers);
+            return new KafkaDelivery(topic, key, headers, null);
         }
     }
 

@@ -284,7 +284,7 @@ public final class KafkaMessageDeliverer implements MessageDeliverer, AutoClosea
                         + "\" is not " + KafkaDelivery.DELIVERY_TYPE);
                 return;
             }
-            delivery = KafkaDelivery.fromMetadataJson(entry.deliveryMetadata());
+            delivery = batch.delivery(entry.deliveryMetadata());
         } catch (RuntimeException e) {
             batch.results[i] = DeliveryResult.permanent("unreadable Kafka delivery metadata: " + e.getMessage());
             return;
@@ -464,6 +464,9 @@ public final class KafkaMessageDeliverer implements MessageDeliverer, AutoClosea
         final Map<String, DeliveryResult> topicOutcomes = new HashMap<>();
         /** The reason the producer is broken, once a record found it so; later records are postponed. */
         String broken;
+        /** The metadata text last read in this batch, and its delivery. */
+        String lastMetadata;
+        KafkaDelivery lastDelivery;
         boolean interrupted;
         int sent;
 
@@ -473,6 +476,21 @@ public final class KafkaMessageDeliverer implements MessageDeliverer, AutoClosea
             this.futures = (Future<RecordMetadata>[]) new Future<?>[size];
             this.topics = new String[size];
             this.deadline = deadline;
+        }
+
+        /**
+         * Reads an entry's delivery from its metadata, reusing the last one read when the text is
+         * the same: a batch's entries usually share one metadata text.
+         *
+         * @throws IllegalArgumentException if the metadata cannot be read, as
+         *                                  {@link KafkaDelivery#fromMetadataJson} says
+         */
+        KafkaDelivery delivery(String metadataJson) {
+            if (!metadataJson.equals(lastMetadata)) {
+                lastDelivery = KafkaDelivery.fromMetadataJson(metadataJson);
+                lastMetadata = metadataJson;
+            }
+            return lastDelivery;
         }
 
         /** Notes an interruption and clears the flag, so that done futures can still be read. */

@@ -1,6 +1,7 @@
 package org.eeoutbox.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -43,6 +44,16 @@ class KafkaDeliveryTest {
         assertEquals(List.of(), delivery.headers());
         assertEquals("{\"topic\":\"t\"}", delivery.metadataJson());
         assertEquals(delivery, KafkaDelivery.fromMetadataJson("{\"topic\":\"t\",\"key\":null,\"future\":1}"));
+    }
+
+    @Test
+    void aDeliveryReadBackKeepsTheTextItWasReadFrom() {
+        String stored = "{ \"future\": 1, \"topic\": \"t\", \"key\": \"k\" }";
+
+        KafkaDelivery read = KafkaDelivery.fromMetadataJson(stored);
+
+        assertSame(stored, read.metadataJson());
+        assertEquals(KafkaDelivery.topic("t").key("k").build(), read);
     }
 
     @Test

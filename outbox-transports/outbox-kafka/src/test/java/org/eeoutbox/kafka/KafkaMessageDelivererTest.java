@@ -177,6 +177,30 @@ class KafkaMessageDelivererTest {
     }
 
     @Test
+    void eachRecordFollowsItsOwnEntrysMetadataWhenABatchMixesSharedAndDifferentOnes() {
+        MockProducer<String, String> producer = mockProducer(true);
+        KafkaDelivery orders = KafkaDelivery.topic("orders").key("1").build();
+        KafkaDelivery audit = KafkaDelivery.topic("audit").header("tenant", "a").build();
+        List<OutboxEntry> entries = List.of(
+                entry(orders, "o1"), entry(orders, "o2"), entry(audit, "a1"), entry(orders, "o3"),
+                entry(rawDelivery("kafka", "{\"topic\":\"bad topic\"}"), "bad"), entry(orders, "o4"),
+                entry(audit, "a2"));
+
+        List<DeliveryResult> results = KafkaMessageDeliverer.of(producer).deliverBatch(entries);
+
+        assertInstanceOf(DeliveryResult.PermanentFailure.class, results.get(4));
+        assertEquals(6, results.stream().filter(DeliveryResult.delivered()::equals).count(), results.toString());
+        List<String> sent = new ArrayList<>();
+        for (ProducerRecord<String, String> record : producer.history()) {
+            Header tenant = record.headers().lastHeader("tenant");
+            sent.add(record.value() + "->" + record.topic() + "/" + record.key()
+                    + (tenant == null ? "" : "/tenant=" + new String(tenant.value(), StandardCharsets.UTF_8)));
+        }
+        assertEquals(List.of("o1->orders/1", "o2->orders/1", "a1->audit/null/tenant=a", "o3->orders/1",
+                "o4->orders/1", "a2->audit/null/tenant=a"), sent);
+    }
+
+    @Test
     void fencedProducerPostponesEveryEntryAndLogsOnceUntilItRecovers() {
         MockProducer<String, String> producer = mockProducer(true);
         producer.sendException = new ProducerFencedException("fenced by a newer instance");

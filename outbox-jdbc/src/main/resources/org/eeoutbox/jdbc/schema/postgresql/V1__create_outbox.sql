@@ -29,5 +29,11 @@ CREATE INDEX outbox_claim_idx ON outbox (next_attempt_at, id) WHERE status = 'PE
 CREATE INDEX outbox_purge_idx ON outbox (delivered_at) WHERE status = 'DELIVERED';
 -- Failed entries, for the gauge and for operators.
 CREATE INDEX outbox_failed_idx ON outbox (updated_at) WHERE status = 'FAILED';
+-- Vacuum after a fixed number of changed rows rather than a share of the table: every delivery
+-- leaves a dead entry at the front of outbox_claim_idx, which each claim walks over until VACUUM
+-- removes it, and the default (20 % of a table that holds days of delivered history) lets
+-- hundreds of thousands pile up. 10,000 rows is 100 batches of the default size; autovacuum
+-- checks at most once per autovacuum_naptime (1 minute by default).
+ALTER TABLE outbox SET (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 10000);
 -- The schema version, read by the library at startup.
 COMMENT ON TABLE outbox IS 'eeoutbox schema 1';
