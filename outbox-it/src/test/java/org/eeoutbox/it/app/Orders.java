@@ -97,14 +97,7 @@ public class Orders {
     @Transactional(Transactional.TxType.NOT_SUPPORTED)
     public long otherOpenTransactions() throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
-            String sql = connection.getMetaData().getDatabaseProductName().toLowerCase().contains("postgres")
-                    ? "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() "
-                            + "AND state LIKE 'idle in transaction%' AND pid <> pg_backend_pid()"
-                    : "SELECT COUNT(*) FROM information_schema.innodb_trx WHERE trx_mysql_thread_id <> CONNECTION_ID()";
-            try (Statement statement = connection.createStatement(); ResultSet row = statement.executeQuery(sql)) {
-                row.next();
-                return row.getLong(1);
-            }
+            return OpenTransactions.others(connection);
         }
     }
 

@@ -50,7 +50,7 @@ public final class TestApps {
         String text = config.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
                 .collect(Collectors.joining("\n"));
         WebArchive war = Deployments.war(name)
-                .addClasses(Orders.class, OrdersResource.class, ItRestApplication.class)
+                .addClasses(Orders.class, OrdersResource.class, ItRestApplication.class, OpenTransactions.class)
                 .addAsResource(new StringAsset(text), "META-INF/microprofile-config.properties")
                 .addAsWebInfResource(new FileAsset(ItEnvironment.dataSourceClass().toFile()),
                         "classes/" + ItEnvironment.DATA_SOURCE_CLASS_PATH);
