@@ -1,7 +1,6 @@
 package org.eeoutbox.it.app;
 
 import jakarta.annotation.Resource;
-import jakarta.annotation.sql.DataSourceDefinition;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -23,18 +22,9 @@ import org.eeoutbox.kafka.KafkaDelivery;
 /**
  * The business side of the test application, used the way the README tells users: a
  * {@code @Transactional} method writes an order row and publishes through the injected
- * {@link OutboxPublisher}, in one JTA transaction, through one READ COMMITTED DataSource.
+ * {@link OutboxPublisher}, in one JTA transaction, through one READ COMMITTED DataSource (its
+ * {@code @DataSourceDefinition} is on a class that {@link TestApps} adds, compiled for this run).
  */
-@DataSourceDefinition(
-        name = ItConfig.DATASOURCE,
-        className = "${MPCONFIG=" + ItConfig.DB_DATASOURCE + "}",
-        url = "${MPCONFIG=" + ItConfig.DB_URL + "}",
-        user = "${MPCONFIG=" + ItConfig.DB_USER + "}",
-        password = "${MPCONFIG=" + ItConfig.DB_PASSWORD + "}",
-        transactional = true,
-        isolationLevel = Connection.TRANSACTION_READ_COMMITTED,
-        minPoolSize = 0,
-        maxPoolSize = 16)
 @ApplicationScoped
 public class Orders {
 
@@ -113,14 +103,7 @@ public class Orders {
     @Transactional(Transactional.TxType.NOT_SUPPORTED)
     public long otherOpenTransactions() throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
-            String sql = connection.getMetaData().getDatabaseProductName().toLowerCase().contains("postgres")
-                    ? "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() "
-                            + "AND state LIKE 'idle in transaction%' AND pid <> pg_backend_pid()"
-                    : "SELECT COUNT(*) FROM information_schema.innodb_trx WHERE trx_mysql_thread_id <> CONNECTION_ID()";
-            try (Statement statement = connection.createStatement(); ResultSet row = statement.executeQuery(sql)) {
-                row.next();
-                return row.getLong(1);
-            }
+            return OpenTransactions.others(connection);
         }
     }
 

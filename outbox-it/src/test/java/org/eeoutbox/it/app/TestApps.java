@@ -8,13 +8,24 @@ import org.eeoutbox.cdi.OutboxRuntime;
 import org.eeoutbox.http.HttpDelivery;
 import org.eeoutbox.it.support.Deployments;
 import org.eeoutbox.it.support.ItConfig;
+import org.eeoutbox.it.support.ItEnvironment;
 import org.eeoutbox.jdbc.JdbcOutboxStore;
 import org.eeoutbox.jta.JtaOutboxPublisher;
 import org.eeoutbox.kafka.KafkaDelivery;
+import org.jboss.shrinkwrap.api.asset.FileAsset;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
-/** Builds the test application WAR: the order service, the outbox library and its configuration. */
+/**
+ * Builds the test application WAR (test JVM only): the order service, the outbox library, its
+ * configuration and the DataSource.
+ *
+ * <p>Everything that depends on the running infrastructure is written into the WAR here, where it
+ * is known: the class carrying the {@code @DataSourceDefinition} (compiled with this run's URL and
+ * login, see {@link ItEnvironment#dataSourceClass()}), and the receiver URL and broker address in
+ * {@code microprofile-config.properties}. So every server runs the WAR as it is, with no test
+ * settings of its own.
+ */
 public final class TestApps {
 
     private TestApps() {
@@ -29,8 +40,8 @@ public final class TestApps {
         Map<String, String> config = new LinkedHashMap<>();
         config.put("outbox.datasource", ItConfig.DATASOURCE);
         config.put("outbox.schema.create", "true");
-        config.put("outbox.http.service." + Orders.RECEIVER + ".url", "${" + ItConfig.RECEIVER_URL + "}");
-        config.put("outbox.kafka.bootstrap.servers", "${" + ItConfig.KAFKA_BOOTSTRAP + "}");
+        config.put("outbox.http.service." + Orders.RECEIVER + ".url", ItEnvironment.receiver().url());
+        config.put("outbox.kafka.bootstrap.servers", ItEnvironment.kafka().bootstrapServers());
         config.put("outbox.processor.interval", "200ms");
         config.put("outbox.processor.initial-backoff", "1s");
         config.put("outbox.processor.max-backoff", "1s");
@@ -40,8 +51,10 @@ public final class TestApps {
         String text = config.entrySet().stream().filter(e -> e.getValue() != null).map(e -> e.getKey() + "=" + e.getValue())
                 .collect(Collectors.joining("\n"));
         WebArchive war = Deployments.war(name)
-                .addClasses(Orders.class, OrdersResource.class, ItRestApplication.class)
-                .addAsResource(new StringAsset(text), "META-INF/microprofile-config.properties");
+                .addClasses(Orders.class, OrdersResource.class, ItRestApplication.class, OpenTransactions.class)
+                .addAsResource(new StringAsset(text), "META-INF/microprofile-config.properties")
+                .addAsWebInfResource(new FileAsset(ItEnvironment.dataSourceClass().toFile()),
+                        "classes/" + ItEnvironment.DATA_SOURCE_CLASS_PATH);
         return Deployments.addLibrariesOf(war, OutboxPublisher.class, JdbcOutboxStore.class, JtaOutboxPublisher.class,
                 OutboxRuntime.class, HttpDelivery.class, KafkaDelivery.class);
     }

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Publishing inside Payara: the outbox row shares the fate of the business transaction. */
+/** Publishing inside the server: the outbox row shares the fate of the business transaction. */
 @ExtendWith(ArquillianExtension.class)
 class PublishIT {
 

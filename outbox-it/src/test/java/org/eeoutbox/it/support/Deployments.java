@@ -23,7 +23,7 @@ public final class Deployments {
     /**
      * Returns a WAR named {@code name + ".war"} with the libraries every IT needs in
      * {@code WEB-INF/lib}: the PostgreSQL and MySQL JDBC drivers, kafka-clients, slf4j-api and
-     * slf4j-jdk14 (Kafka's log goes to Payara's log). Add the test's own classes and
+     * slf4j-jdk14 (Kafka's log goes to the server's log). Add the test's own classes and
      * {@link #addLibrariesOf the library under test}.
      */
     public static WebArchive war(String name) {

@@ -23,7 +23,7 @@ import java.util.function.Predicate;
 
 /**
  * An HTTP server on a free loopback port that records every request and answers as scripted, for
- * the deliveries made from inside Payara.
+ * the deliveries made from inside the server.
  *
  * <p>Answers, first match wins: {@code 503} while {@link #down(boolean) down}; else the status
  * scripted for the exact path with {@link #respond(String, int)}; else {@code 200}. Every request

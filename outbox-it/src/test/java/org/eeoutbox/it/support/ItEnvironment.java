@@ -1,15 +1,11 @@
 package org.eeoutbox.it.support;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Stream;
@@ -25,8 +21,9 @@ import org.eeoutbox.testkit.TestDatabases;
  *
  * <p>The accessors are for the test JVM only: call them in {@code @RunAsClient} method bodies (and
  * {@code @Deployment} methods), never in-container, and never declare a field of these types in a
- * test class (Arquillian ships the test class into Payara, where they do not exist:
- * NoClassDefFoundError). Values for in-container code travel as configuration, see {@link ItConfig}.
+ * test class (Arquillian ships the test class into the server, where they do not exist:
+ * NoClassDefFoundError). Values for in-container code travel in the test WAR ({@code TestApps}):
+ * {@link #dataSourceClass()}, {@link HttpReceiver#url()}, {@link KafkaBroker#bootstrapServers()}.
  */
 public final class ItEnvironment {
 
@@ -34,17 +31,21 @@ public final class ItEnvironment {
 
     private static TestDatabase database;
     private static String databaseName;
+    private static Path dataSourceClass;
     private static KafkaBroker kafka;
     private static HttpReceiver receiver;
     private static Path workDir;
     private static Thread shutdownHook;
 
+    /** Where {@link #dataSourceClass()} belongs below {@code WEB-INF/classes/}. */
+    public static final String DATA_SOURCE_CLASS_PATH = DataSourceDefinitionClass.NAME.replace('.', '/') + ".class";
+
     private ItEnvironment() {
     }
 
     /**
-     * Starts everything, publishes the {@link ItConfig} keys and registers the shutdown hook; does
-     * nothing if already started. The database and the broker start in parallel.
+     * Starts everything, creates the server's login, compiles the DataSource class and registers the
+     * shutdown hook; does nothing if already started. The database and the broker start in parallel.
      *
      * @throws IllegalArgumentException if {@value ItConfig#DB} names no supported database
      * @throws IllegalStateException    if something cannot be started; what did start is stopped
@@ -58,9 +59,9 @@ public final class ItEnvironment {
         LOG.log(System.Logger.Level.INFO, "Starting the IT infrastructure {0} ms after the JVM started",
                 ManagementFactory.getRuntimeMXBean().getUptime());
         String name = System.getProperty(ItConfig.DB, "postgresql");
-        String[] classes = switch (name) {
-            case "postgresql" -> new String[] {"org.postgresql.Driver", "org.postgresql.ds.PGSimpleDataSource"};
-            case "mysql" -> new String[] {"com.mysql.cj.jdbc.Driver", "com.mysql.cj.jdbc.MysqlDataSource"};
+        String dataSourceClassName = switch (name) {
+            case "postgresql" -> "org.postgresql.ds.PGSimpleDataSource";
+            case "mysql" -> "com.mysql.cj.jdbc.MysqlDataSource";
             default -> throw new IllegalArgumentException(ItConfig.DB + " must be postgresql or mysql, got: " + name);
         };
         shutdownHook = new Thread(ItEnvironment::stop, "it-environment-stop");
@@ -77,7 +78,10 @@ public final class ItEnvironment {
             kafka.createTopic(ItConfig.KAFKA_TOPIC, 1);
             database = db.join();
             databaseName = name;
-            publish(classes[0], classes[1]);
+            ServerLogin login = ServerLogin.of(database);
+            dataSourceClass = DataSourceDefinitionClass.compile(new ServerDataSource(dataSourceClassName,
+                    ServerDataSource.serverUrl(database.jdbcUrl()), login.user(), login.password()),
+                    ItConfig.DATASOURCE, workDir.resolve("datasource"));
         } catch (IOException | RuntimeException e) {
             stop();
             Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
@@ -110,6 +114,7 @@ public final class ItEnvironment {
         }
         database = null;
         databaseName = null;
+        dataSourceClass = null;
         if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
             try {
                 Runtime.getRuntime().removeShutdownHook(shutdownHook);
@@ -132,6 +137,15 @@ public final class ItEnvironment {
         return require(databaseName);
     }
 
+    /**
+     * Returns the compiled class that defines the test application's DataSource
+     * ({@value ItConfig#DATASOURCE}) for the database of this run, to add to the WAR as
+     * {@code WEB-INF/classes/} + {@link #DATA_SOURCE_CLASS_PATH}.
+     */
+    public static synchronized Path dataSourceClass() {
+        return require(dataSourceClass);
+    }
+
     /** Returns the Kafka broker. */
     public static synchronized KafkaBroker kafka() {
         return require(kafka);
@@ -150,45 +164,11 @@ public final class ItEnvironment {
         return value;
     }
 
-    /** Sets the {@link ItConfig} keys as system properties and writes them to the file for Payara. */
-    private static void publish(String driver, String dataSourceClass) throws IOException {
-        Map<String, String> values = new LinkedHashMap<>();
-        values.put(ItConfig.DB_URL, payaraUrl(database.jdbcUrl()));
-        PayaraLogin login = PayaraLogin.of(database);
-        values.put(ItConfig.DB_USER, login.user());
-        values.put(ItConfig.DB_PASSWORD, login.password());
-        values.put(ItConfig.DB_DRIVER, driver);
-        values.put(ItConfig.DB_DATASOURCE, dataSourceClass);
-        values.put(ItConfig.KAFKA_BOOTSTRAP, kafka.bootstrapServers());
-        values.put(ItConfig.RECEIVER_URL, receiver.url());
-        Properties properties = new Properties();
-        properties.putAll(values);
-        Path file = workDir.resolve("payara-system.properties");
-        try (OutputStream out = Files.newOutputStream(file)) {
-            properties.store(out, "EE Outbox IT infrastructure, for Payara Micro --systemproperties");
-        }
-        values.forEach(System::setProperty);
-        // Arquillian pastes this into arquillian.xml unescaped: the path must hold no '&', '<' or space.
-        System.setProperty(ItConfig.PAYARA_SYSTEM_PROPERTIES, file.toString());
-    }
-
-    /**
-     * Returns the JDBC URL for Payara. Trap (measured): inside Payara Micro, Connector/J's default
-     * {@code sslMode=PREFERRED} handshake with MySQL 8.0.15 fails ("Communications link failure"
-     * caused by "Broken pipe") although the same URL works in the test JVM; the local test server
-     * needs no TLS, so it is turned off.
-     */
-    static String payaraUrl(String url) {
-        if (!url.startsWith("jdbc:mysql:") || url.contains("sslMode=")) {
-            return url;
-        }
-        return url + (url.contains("?") ? "&" : "?") + "sslMode=DISABLED";
-    }
-
     /**
      * Deletes the WAR copies that the Payara Micro connector leaves in {@code java.io.tmpdir}
      * ({@code arquillian-payara-micro*}, about 15 MB per IT class and run, never deleted by it).
-     * Payara is stopped by then: the connector stops it after each IT class.
+     * Payara is stopped by then: the connector stops it after each IT class. The WildFly and Liberty
+     * connectors leave nothing there.
      */
     private static void deleteDeploymentCopies() {
         try (Stream<Path> dirs = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {

@@ -8,20 +8,18 @@ import java.sql.Statement;
 import org.eeoutbox.testkit.TestDatabase;
 
 /**
- * The database login that Payara uses, published as {@link ItConfig#DB_USER} and
- * {@link ItConfig#DB_PASSWORD}.
+ * The database login that the server's DataSource uses.
  *
- * <p>Trap (measured): MicroProfile Config treats an empty value as absent, so with the embedded
- * servers' empty password {@code password = "${MPCONFIG=it.db.password}"} stays the literal text
- * {@code ${MPCONFIG=it.db.password}} (MySQL: "Access denied ... using password: YES"). Hence a
- * database whose password is empty gets a login {@value #USER} / {@value #PASSWORD} with every
- * privilege (a PostgreSQL superuser; on MySQL all privileges on all schemas), created if missing;
- * a database with a password is used as configured.
+ * <p>The embedded test databases have an empty password, which no production DataSource has and
+ * which servers may treat as "not set" (measured on Payara: MicroProfile Config drops an empty
+ * value). Hence a database whose password is empty gets a login {@value #USER} / {@value #PASSWORD}
+ * with every privilege (a PostgreSQL superuser; on MySQL all privileges on all schemas), created
+ * if missing; a database with a password is used as configured.
  *
  * @param user     the user name
  * @param password the password, never empty
  */
-record PayaraLogin(String user, String password) {
+record ServerLogin(String user, String password) {
 
     static final String USER = "outbox_it";
     static final String PASSWORD = "outbox-it";
@@ -31,9 +29,9 @@ record PayaraLogin(String user, String password) {
      *
      * @throws IllegalStateException if the login cannot be created
      */
-    static PayaraLogin of(TestDatabase database) {
+    static ServerLogin of(TestDatabase database) {
         if (!database.password().isEmpty()) {
-            return new PayaraLogin(database.user(), database.password());
+            return new ServerLogin(database.user(), database.password());
         }
         try (Connection connection = database.dataSource().getConnection();
                 Statement statement = connection.createStatement()) {
@@ -45,9 +43,9 @@ record PayaraLogin(String user, String password) {
             }
         } catch (SQLException e) {
             throw new IllegalStateException("Cannot create the login " + USER + " on " + database
-                    + ": its password is empty, which MP Config cannot pass to Payara", e);
+                    + " for the server's DataSource", e);
         }
-        return new PayaraLogin(USER, PASSWORD);
+        return new ServerLogin(USER, PASSWORD);
     }
 
     private static boolean roleExists(Connection connection) throws SQLException {

@@ -1,0 +1,109 @@
+package org.eeoutbox.it.outbox;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.eeoutbox.OutboxMessage;
+import org.eeoutbox.OutboxPublisher;
+import org.eeoutbox.engine.StoreOutboxPublisher;
+import org.eeoutbox.http.HttpDelivery;
+import org.eeoutbox.it.app.OpenTransactions;
+import org.eeoutbox.it.app.Orders;
+import org.eeoutbox.it.app.TestApps;
+import org.eeoutbox.it.support.HttpReceiver;
+import org.eeoutbox.it.support.ItEnvironment;
+import org.eeoutbox.it.support.ReceivedRequest;
+import org.eeoutbox.jdbc.DataSourceTransactions;
+import org.eeoutbox.jdbc.DatabaseCheck;
+import org.eeoutbox.jdbc.JdbcOutboxStore;
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Undeploying through the server stops the outbox, and the redeployed application delivers what
+ * was left. WildFly and Liberty undeploy and redeploy inside the running server, so a task, a
+ * connection or a registration (metrics, CDI) that outlived the first deployment would show; the
+ * Payara Micro connector stops and starts the whole process instead.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class RedeployIT {
+
+    private static final String APP = "redeploy";
+
+    @Deployment(name = APP, managed = false)
+    static WebArchive deployment() {
+        return TestApps.war(APP, Map.of("outbox.processor.interval", "100ms"));
+    }
+
+    @ArquillianResource
+    Deployer deployer;
+
+    @Test
+    void afterUndeployNothingRunsAndTheRedeployedApplicationDeliversWhatWasLeft() throws Exception {
+        HttpReceiver receiver = ItEnvironment.receiver();
+        DataSource database = ItEnvironment.database().dataSource();
+        String path = "/redeploy/" + UUID.randomUUID();
+        String key = "redeploy-" + UUID.randomUUID();
+        deployer.deploy(APP);
+        deployer.undeploy(APP);
+
+        UUID id = publishDueEntry(database, key, path);
+        Thread.sleep(2000);
+
+        assertEquals("PENDING 0", state(key), "no outbox task of the undeployed application ran");
+        assertTrue(receiver.requests(path).isEmpty(), "nothing was delivered");
+        try (Connection connection = database.getConnection()) {
+            assertEquals(0, OpenTransactions.others(connection), "no connection holds a transaction");
+        }
+
+        deployer.deploy(APP);
+        try {
+            List<ReceivedRequest> received = receiver.await(path, 1, Duration.ofSeconds(60));
+            assertEquals(id.toString(), received.get(0).outboxId());
+            awaitState(key, "DELIVERED 1");
+        } finally {
+            deployer.undeploy(APP);
+        }
+    }
+
+    /** Publishes an entry due now, as a second application sharing the table would. */
+    private static UUID publishDueEntry(DataSource database, String key, String path) throws Exception {
+        DataSourceTransactions transactions = new DataSourceTransactions(database);
+        OutboxPublisher publisher = new StoreOutboxPublisher(new JdbcOutboxStore(transactions,
+                DatabaseCheck.forLocalTransactions(database, false)), 1 << 20, Clock.systemUTC());
+        return transactions.inNewTransaction(() -> publisher.publish(
+                new OutboxMessage("order.created", "{}").withDeduplicationKey(key),
+                HttpDelivery.to(Orders.RECEIVER).path(path).build()));
+    }
+
+    /** Returns {@code status attempts} of the entry with the deduplication key. */
+    private static String state(String key) {
+        String where = " FROM outbox WHERE deduplication_key = '" + key + "'";
+        long delivered = ItEnvironment.database().queryForLong("SELECT COUNT(*)" + where + " AND status = 'DELIVERED'");
+        long pending = ItEnvironment.database().queryForLong("SELECT COUNT(*)" + where + " AND status = 'PENDING'");
+        long attempts = ItEnvironment.database().queryForLong("SELECT MAX(attempts)" + where);
+        return (delivered == 1 ? "DELIVERED" : pending == 1 ? "PENDING" : "OTHER") + " " + attempts;
+    }
+
+    private static void awaitState(String key, String expected) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!state(key).equals(expected)) {
+            assertTrue(System.nanoTime() < deadline, key + " never became " + expected + ": " + state(key));
+            Thread.sleep(100);
+        }
+    }
+}
