@@ -132,8 +132,7 @@ public class OutboxRuntime {
         OutboxScheduler newScheduler = new OutboxScheduler(trigger, asyncExecutor);
         store = new JdbcOutboxStore(new JtaConnectionProvider(dataSource, registry), dialect);
         transactions = new ContainerTransactionRunner(requiresNew,
-                TransactionTimeout.of((int) Math.min(Integer.MAX_VALUE, read.transactionTimeout().toSeconds()),
-                        userTransaction));
+                TransactionTimeout.of(read.transactionTimeout(), userTransaction));
         List<MessageDeliverer> deliverers = deliverers(asyncExecutor);
         try {
             if (read.processorEnabled()) {

@@ -5,6 +5,7 @@ import jakarta.transaction.TransactionManager;
 import jakarta.transaction.UserTransaction;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.naming.InitialContext;
@@ -43,7 +44,8 @@ final class TransactionTimeout {
     }
 
     /** Finds the server's transaction manager, or else uses {@code userTransaction}. */
-    static TransactionTimeout of(int seconds, UserTransaction userTransaction) {
+    static TransactionTimeout of(Duration timeout, UserTransaction userTransaction) {
+        int seconds = (int) Math.min(Integer.MAX_VALUE, timeout.toSeconds());
         for (String name : TRANSACTION_MANAGERS) {
             try {
                 if (new InitialContext().lookup(name) instanceof TransactionManager manager) {

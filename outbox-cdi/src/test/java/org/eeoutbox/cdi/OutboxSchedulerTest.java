@@ -59,14 +59,10 @@ class OutboxSchedulerTest {
 
     @Test
     void aTaskStillRunningIsSkippedNotOverlapped() throws InterruptedException {
+        CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger runs = new AtomicInteger();
-        CountDownLatch started = new CountDownLatch(1);
-        scheduler.every("drain", Duration.ZERO, Duration.ofSeconds(1), () -> {
-            runs.incrementAndGet();
-            started.countDown();
-            await(release);
-        });
+        scheduler.every("drain", Duration.ZERO, Duration.ofSeconds(1), blocking(runs, started, release));
 
         trigger.fire(0);
         assertTrue(started.await(5, TimeUnit.SECONDS));
@@ -98,11 +94,7 @@ class OutboxSchedulerTest {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger runs = new AtomicInteger();
-        scheduler.every("drain", Duration.ZERO, Duration.ofSeconds(1), () -> {
-            runs.incrementAndGet();
-            started.countDown();
-            await(release);
-        });
+        scheduler.every("drain", Duration.ZERO, Duration.ofSeconds(1), blocking(runs, started, release));
         trigger.fire(0);
         assertTrue(started.await(5, TimeUnit.SECONDS));
 
@@ -116,6 +108,15 @@ class OutboxSchedulerTest {
         worker.shutdown();
         assertTrue(worker.awaitTermination(5, TimeUnit.SECONDS));
         assertEquals(1, runs.get(), "nothing runs after stop");
+    }
+
+    /** A task that counts its runs, says it started, and waits for {@code release}. */
+    private static Runnable blocking(AtomicInteger runs, CountDownLatch started, CountDownLatch release) {
+        return () -> {
+            runs.incrementAndGet();
+            started.countDown();
+            await(release);
+        };
     }
 
     private static void await(CountDownLatch latch) {
