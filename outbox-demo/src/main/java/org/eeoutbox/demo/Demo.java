@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -138,7 +139,9 @@ public final class Demo {
             }
         }
         console.line("EE Outbox demo: " + Console.count(options.orders()) + " orders from " + options.clients()
-                + " client threads, database " + options.databaseKind()
+                + " client threads" + (options.rate() > 0 ? " at " + Console.count(options.rate()) + "/s" : "")
+                + (options.warmUp() > 0 ? " (the first " + Console.count(options.warmUp()) + " a warm-up)" : "")
+                + ", database " + options.databaseKind()
                 + (options.externalDatabase() ? " (external)" : " (embedded)")
                 + (options.chaos() ? ", chaos: the webhook receiver stops for " + CHAOS_OUTAGE.toSeconds() + " s" : ""));
 
@@ -204,7 +207,7 @@ public final class Demo {
 
         console.line("Placing orders. Each POST /orders saves the order and publishes order.created to the webhook");
         console.line("and to Kafka in one transaction. Progress: orders placed | messages delivered per transport");
-        clients = new OrderClients(payara.baseUrl(), options.orders());
+        clients = OrderClients.paced(payara.baseUrl(), options.orders(), options.rate(), options.warmUp());
         long loadStart = System.nanoTime();
         clients.start(options.clients());
         Thread chaos = options.chaos() ? startChaos() : null;
@@ -319,8 +322,13 @@ public final class Demo {
                         + r.firstFailure() + ")" : ""));
         console.line("  messages published  " + Console.count(2L * r.placed()) + " order.created: "
                 + Console.count(r.placed()) + " to the webhook, " + Console.count(r.placed()) + " to Kafka");
-        console.line(deliveryLine("delivered over HTTP ", http, r.httpDelivered(), n));
-        console.line(deliveryLine("delivered to Kafka  ", kafka, r.kafkaDelivered(), n));
+        Instant measuredFrom = clients.measuredFrom();
+        console.line(deliveryLine("delivered over HTTP ", http, r.httpDelivered(), n, measuredFrom));
+        console.line(deliveryLine("delivered to Kafka  ", kafka, r.kafkaDelivered(), n, measuredFrom));
+        if (options.warmUp() > 0) {
+            console.line("  latency             of the " + Console.count(n - options.warmUp())
+                    + " orders after the warm-up: from the order's creation in its transaction to arrival");
+        }
         if (options.chaos()) {
             console.line("  chaos               webhook receiver down for " + Console.seconds(chaosDownNanos));
         }
@@ -360,8 +368,8 @@ public final class Demo {
         return value == null ? "?" : Console.count(Math.round(value));
     }
 
-    private static String deliveryLine(String label, Tally tally, int delivered, int expected) {
-        double[] latency = tally.latencyMillis(50, 95, 99);
+    private static String deliveryLine(String label, Tally tally, int delivered, int expected, Instant measuredFrom) {
+        double[] latency = tally.latencyMillis(measuredFrom, 50, 95, 99);
         String latencies = latency.length == 0 ? "no latency (nothing arrived)"
                 : String.format(Locale.ROOT, "latency p50 %s, p95 %s, p99 %s", millis(latency[0]), millis(latency[1]),
                         millis(latency[2]));

@@ -15,10 +15,12 @@ import java.util.Optional;
  * @param chaos      stop the webhook receiver for a few seconds mid-run
  * @param clients    client threads
  * @param timeout    how long to wait for the deliveries after the last order
+ * @param rate       orders offered per second, at a fixed pace; 0 for as fast as the service answers
+ * @param warmUp     orders placed first whose latency the summary leaves out
  * @param help       print the usage and exit
  */
 record DemoOptions(int orders, String database, Optional<String> dbUser, Optional<String> dbPassword, boolean chaos,
-        int clients, Duration timeout, boolean help) {
+        int clients, Duration timeout, int rate, int warmUp, boolean help) {
 
     static final String POSTGRESQL = "postgresql";
     static final String MYSQL = "mysql";
@@ -49,6 +51,8 @@ record DemoOptions(int orders, String database, Optional<String> dbUser, Optiona
         boolean chaos = false;
         int clients = 8;
         Duration timeout = Duration.ofMinutes(3);
+        int rate = 0;
+        int warmUp = 0;
         boolean help = false;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -66,7 +70,8 @@ record DemoOptions(int orders, String database, Optional<String> dbUser, Optiona
                     }
                     chaos = true;
                 }
-                case "--orders", "--clients", "--timeout", "--db", "--db-user", "--db-password" -> {
+                case "--orders", "--clients", "--timeout", "--db", "--db-user", "--db-password", "--rate",
+                        "--warm-up" -> {
                     if (value == null) {
                         if (i + 1 >= args.length) {
                             throw new IllegalArgumentException(arg + " needs a value");
@@ -77,6 +82,8 @@ record DemoOptions(int orders, String database, Optional<String> dbUser, Optiona
                         case "--orders" -> orders = integer(arg, value, 1, 1_000_000);
                         case "--clients" -> clients = integer(arg, value, 1, 64);
                         case "--timeout" -> timeout = Duration.ofSeconds(integer(arg, value, 1, 86_400));
+                        case "--rate" -> rate = integer(arg, value, 0, 10_000);
+                        case "--warm-up" -> warmUp = integer(arg, value, 0, 1_000_000);
                         case "--db" -> database = database(value);
                         case "--db-user" -> dbUser = value;
                         default -> dbPassword = value;
@@ -84,6 +91,10 @@ record DemoOptions(int orders, String database, Optional<String> dbUser, Optiona
                 }
                 default -> throw new IllegalArgumentException("unknown option: " + args[i]);
             }
+        }
+        if (warmUp >= orders) {
+            throw new IllegalArgumentException("--warm-up (" + warmUp + ") must be less than --orders (" + orders
+                    + "): the latency is measured on the orders after the warm-up");
         }
         if (database.startsWith("jdbc:")) {
             if (dbUser == null || dbUser.isBlank()) {
@@ -96,7 +107,7 @@ record DemoOptions(int orders, String database, Optional<String> dbUser, Optiona
             }
         }
         return new DemoOptions(orders, database, Optional.ofNullable(dbUser), Optional.ofNullable(dbPassword), chaos,
-                clients, timeout, help);
+                clients, timeout, rate, warmUp, help);
     }
 
     private static String database(String value) {

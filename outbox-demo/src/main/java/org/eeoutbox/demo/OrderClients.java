@@ -11,6 +11,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -22,9 +23,9 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The shop's clients: threads that place {@code count} orders through {@code POST /orders}, as
- * fast as the service answers, and remember the id of every order it created. A failed request
- * is counted; it is not retried (a POST is not idempotent) unless the clients were made with
- * {@link #untilPlaced}.
+ * fast as the service answers or at a fixed pace ({@link #paced}), and remember the id of every
+ * order it created. A failed request is counted; it is not retried (a POST is not idempotent)
+ * unless the clients were made with {@link #untilPlaced}.
  */
 public final class OrderClients {
 
@@ -39,16 +40,22 @@ public final class OrderClients {
     private final Set<String> placed = ConcurrentHashMap.newKeySet();
     private final List<Thread> threads = new ArrayList<>();
     private final boolean retry;
+    private final long intervalNanos;
+    private final int warmUp;
+    private final AtomicReference<Instant> measuredFrom = new AtomicReference<>();
+    private long startNanos; // written before the threads start
 
     /** Clients that send {@code count} orders, each once. */
     public OrderClients(String baseUrl, int count) {
-        this(baseUrl, count, false);
+        this(baseUrl, count, false, 0, 0);
     }
 
-    private OrderClients(String baseUrl, int count, boolean retry) {
+    private OrderClients(String baseUrl, int count, boolean retry, long intervalNanos, int warmUp) {
         this.orders = URI.create(baseUrl + "/orders");
         this.count = count;
         this.retry = retry;
+        this.intervalNanos = intervalNanos;
+        this.warmUp = warmUp;
         this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).build();
     }
@@ -60,11 +67,29 @@ public final class OrderClients {
      * so the service may hold more orders than {@link #placed()}.
      */
     public static OrderClients untilPlaced(String baseUrl, int count) {
-        return new OrderClients(baseUrl, count, true);
+        return new OrderClients(baseUrl, count, true, 0, 0);
+    }
+
+    /**
+     * Clients that send {@code count} orders, each once, at a fixed offered rate: order <i>i</i>
+     * is due {@code i / perSecond} seconds after {@link #start}, whatever the answers to earlier
+     * ones (a late order is sent at once); {@code perSecond} 0 sends as fast as the service
+     * answers. The rate is reached only with enough threads: each waits for its answer.
+     * {@link #measuredFrom()} tells when the first order after the {@code warmUp} ones was sent.
+     *
+     * @throws IllegalArgumentException if {@code perSecond} or {@code warmUp} is negative
+     */
+    public static OrderClients paced(String baseUrl, int count, int perSecond, int warmUp) {
+        if (perSecond < 0 || warmUp < 0) {
+            throw new IllegalArgumentException("perSecond and warmUp must not be negative, got: " + perSecond + ", "
+                    + warmUp);
+        }
+        return new OrderClients(baseUrl, count, false, perSecond == 0 ? 0 : 1_000_000_000L / perSecond, warmUp);
     }
 
     /** Starts {@code threads} client threads. */
     public void start(int threadCount) {
+        startNanos = System.nanoTime();
         for (int i = 0; i < threadCount; i++) {
             Thread thread = new Thread(this::run, "order-client-" + (i + 1));
             thread.setDaemon(true);
@@ -90,6 +115,15 @@ public final class OrderClients {
         return placed;
     }
 
+    /**
+     * Returns when the first order after the warm-up was about to be sent (every order, when
+     * there is none), or {@link Instant#MIN} before that.
+     */
+    public Instant measuredFrom() {
+        Instant from = measuredFrom.get();
+        return from == null ? Instant.MIN : from;
+    }
+
     /** Returns how many requests failed. */
     public int failed() {
         return failed.get();
@@ -105,6 +139,13 @@ public final class OrderClients {
             String customer = "customer-" + i % 97;
             BigDecimal amount = BigDecimal.valueOf(500 + (i * 7919L) % 99_500, 2);
             try {
+                long wait = startNanos + i * intervalNanos - System.nanoTime();
+                if (wait > 0) {
+                    TimeUnit.NANOSECONDS.sleep(wait);
+                }
+                if (i == warmUp) {
+                    measuredFrom.set(Instant.now());
+                }
                 while (place(customer, amount) == null && retry) {
                     TimeUnit.MILLISECONDS.sleep(RETRY_PAUSE_MILLIS);
                 }

@@ -28,7 +28,8 @@ public final class Tally {
     private final AtomicLong arrivals = new AtomicLong();
     private final AtomicLong duplicates = new AtomicLong();
     private final AtomicLong malformed = new AtomicLong();
-    private long[] latencyMicros = new long[1024]; // guarded by this
+    private long[] createdMicros = new long[1024]; // guarded by this: each first arrival's createdAt
+    private long[] latencyMicros = new long[1024]; // guarded by this: and its latency
     private int latencyCount; // guarded by this
 
     /**
@@ -62,8 +63,10 @@ public final class Tally {
         long micros = Duration.between(createdAt, arrival).toNanos() / 1_000;
         synchronized (this) {
             if (latencyCount == latencyMicros.length) {
+                createdMicros = Arrays.copyOf(createdMicros, latencyCount * 2);
                 latencyMicros = Arrays.copyOf(latencyMicros, latencyCount * 2);
             }
+            createdMicros[latencyCount] = epochMicros(createdAt);
             latencyMicros[latencyCount++] = micros;
         }
     }
@@ -111,11 +114,27 @@ public final class Tally {
      * Returns the latency percentiles of the first arrivals, in milliseconds, by nearest rank;
      * empty if nothing arrived.
      */
-    public synchronized double[] latencyMillis(double... percentiles) {
-        if (latencyCount == 0) {
+    public double[] latencyMillis(double... percentiles) {
+        return latencyMillis(Instant.MIN, percentiles);
+    }
+
+    /**
+     * Returns the latency percentiles, in milliseconds by nearest rank, of the first arrivals of
+     * orders created at or after {@code since} (a warm-up excluded); empty if none arrived.
+     */
+    public synchronized double[] latencyMillis(Instant since, double... percentiles) {
+        long sinceMicros = since.equals(Instant.MIN) ? Long.MIN_VALUE : epochMicros(since);
+        long[] sorted = new long[latencyCount];
+        int count = 0;
+        for (int i = 0; i < latencyCount; i++) {
+            if (createdMicros[i] >= sinceMicros) {
+                sorted[count++] = latencyMicros[i];
+            }
+        }
+        if (count == 0) {
             return new double[0];
         }
-        long[] sorted = Arrays.copyOf(latencyMicros, latencyCount);
+        sorted = Arrays.copyOf(sorted, count);
         Arrays.sort(sorted);
         double[] result = new double[percentiles.length];
         for (int i = 0; i < percentiles.length; i++) {
@@ -123,5 +142,9 @@ public final class Tally {
             result[i] = sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))] / 1000.0;
         }
         return result;
+    }
+
+    private static long epochMicros(Instant instant) {
+        return instant.getEpochSecond() * 1_000_000 + instant.getNano() / 1_000;
     }
 }

@@ -20,17 +20,22 @@ class DemoOptionsTest {
         assertFalse(options.chaos());
         assertEquals(8, options.clients());
         assertEquals(Duration.ofMinutes(3), options.timeout());
+        assertEquals(0, options.rate());
+        assertEquals(0, options.warmUp());
     }
 
     @Test
     void optionsWithSeparateOrInlineValues() {
         DemoOptions options = DemoOptions.parse(
-                new String[] {"--orders", "500", "--db=mysql", "--chaos", "--clients=4", "--timeout", "60"}, Map.of());
+                new String[] {"--orders", "500", "--db=mysql", "--chaos", "--clients=4", "--timeout", "60",
+                        "--rate", "500", "--warm-up=100"}, Map.of());
         assertEquals(500, options.orders());
         assertEquals("mysql", options.databaseKind());
         assertTrue(options.chaos());
         assertEquals(4, options.clients());
         assertEquals(Duration.ofSeconds(60), options.timeout());
+        assertEquals(500, options.rate());
+        assertEquals(100, options.warmUp());
     }
 
     @Test
@@ -50,7 +55,8 @@ class DemoOptionsTest {
     @Test
     void rejectsBadValues() {
         for (String[] args : new String[][] {{"--orders", "0"}, {"--orders", "ten"}, {"--orders"}, {"--db", "oracle"},
-                {"--db", "jdbc:oracle:thin:@x"}, {"--verbose"}, {"--chaos=yes"}, {"--clients", "65"}}) {
+                {"--db", "jdbc:oracle:thin:@x"}, {"--verbose"}, {"--chaos=yes"}, {"--clients", "65"},
+                {"--rate", "-1"}, {"--orders", "100", "--warm-up", "100"}}) {
             assertThrows(IllegalArgumentException.class, () -> DemoOptions.parse(args, Map.of()), String.join(" ", args));
         }
     }
