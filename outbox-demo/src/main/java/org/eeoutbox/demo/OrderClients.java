@@ -116,12 +116,12 @@ public final class OrderClients {
     }
 
     /**
-     * Returns when the first order after the warm-up was about to be sent (every order, when
-     * there is none), or {@link Instant#MIN} before that.
+     * Returns when the first order after the warm-up was about to be sent, or {@link Instant#EPOCH}
+     * before that (so that every order counts).
      */
     public Instant measuredFrom() {
         Instant from = measuredFrom.get();
-        return from == null ? Instant.MIN : from;
+        return from == null ? Instant.EPOCH : from;
     }
 
     /** Returns how many requests failed. */

@@ -115,15 +115,18 @@ public final class Tally {
      * empty if nothing arrived.
      */
     public double[] latencyMillis(double... percentiles) {
-        return latencyMillis(Instant.MIN, percentiles);
+        return latencyMillisSince(Long.MIN_VALUE, percentiles);
     }
 
     /**
      * Returns the latency percentiles, in milliseconds by nearest rank, of the first arrivals of
      * orders created at or after {@code since} (a warm-up excluded); empty if none arrived.
      */
-    public synchronized double[] latencyMillis(Instant since, double... percentiles) {
-        long sinceMicros = since.equals(Instant.MIN) ? Long.MIN_VALUE : epochMicros(since);
+    public double[] latencyMillis(Instant since, double... percentiles) {
+        return latencyMillisSince(epochMicros(since), percentiles);
+    }
+
+    private synchronized double[] latencyMillisSince(long sinceMicros, double... percentiles) {
         long[] sorted = new long[latencyCount];
         int count = 0;
         for (int i = 0; i < latencyCount; i++) {
