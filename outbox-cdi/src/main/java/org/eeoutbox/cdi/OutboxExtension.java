@@ -9,15 +9,22 @@ import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessBean;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
-import java.util.ArrayList;
-import java.util.List;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
+import org.eeoutbox.cdi.internal.ApplicationBeans;
+import org.eeoutbox.cdi.internal.DeploymentConfiguration;
+import org.eeoutbox.cdi.internal.OutboxMetrics;
+import org.eeoutbox.cdi.internal.OutboxRuntime;
+import org.eeoutbox.cdi.internal.RequiresNewTransactions;
+import org.eeoutbox.config.Configuration;
+import org.eeoutbox.config.OutboxConfigurationException;
 
 /**
- * Registers the outbox's beans (the library needs no {@code beans.xml}), records the application's
- * beans ({@link ApplicationBeans}) and fails the deployment when the configuration is invalid,
- * listing every bad property.
+ * The outbox's CDI extension, registered through {@code META-INF/services}: adds the outbox's
+ * beans (the library needs no {@code beans.xml}), records the application's beans, and reads and
+ * checks the whole {@code outbox.*} configuration once, when the deployment is validated. Every
+ * bad property fails the deployment, all listed at once; every unknown {@code outbox.*} key is
+ * logged as a WARNING naming the closest known property.
  *
  * <p>The MicroProfile Metrics integration is added only when the Metrics API is present (WildFly
  * ships none): no class of the library references Metrics types otherwise.
@@ -28,16 +35,24 @@ public class OutboxExtension implements Extension {
     private static final String METRICS_API = "org.eclipse.microprofile.metrics.MetricRegistry";
 
     private final ApplicationBeans applicationBeans = new ApplicationBeans();
+    private volatile DeploymentConfiguration configuration;
 
-    /** Returns the application's beans, complete once the deployment is validated. */
-    ApplicationBeans applicationBeans() {
-        return applicationBeans;
+    /**
+     * Returns the configuration checked at deployment; for the outbox's runtime, not for
+     * applications.
+     *
+     * @throws IllegalStateException before the deployment is validated
+     */
+    public DeploymentConfiguration configuration() {
+        DeploymentConfiguration read = configuration;
+        if (read == null) {
+            throw new IllegalStateException("The outbox configuration is read when the deployment is validated");
+        }
+        return read;
     }
 
     void registerBeans(@Observes BeforeBeanDiscovery discovery, BeanManager beans) {
         discovery.addAnnotatedType(beans.createAnnotatedType(OutboxRuntime.class), OutboxRuntime.class.getName());
-        discovery.addAnnotatedType(beans.createAnnotatedType(TransportDeliverers.class),
-                TransportDeliverers.class.getName());
         discovery.addAnnotatedType(beans.createAnnotatedType(RequiresNewTransactions.class),
                 RequiresNewTransactions.class.getName());
         if (isPresent(METRICS_API)) {
@@ -52,23 +67,19 @@ public class OutboxExtension implements Extension {
     }
 
     void validateConfiguration(@Observes AfterDeploymentValidation validation) {
-        Config config = ConfigProvider.getConfig(Thread.currentThread().getContextClassLoader());
-        // Both checks run, so that one failed deployment lists every bad property.
-        List<String> problems = new ArrayList<>();
-        try {
-            OutboxSettings.read(name -> config.getOptionalValue(name, String.class));
-        } catch (OutboxConfigurationException e) {
-            problems.addAll(e.problems());
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        Config config = ConfigProvider.getConfig(loader);
+        DeploymentConfiguration read = DeploymentConfiguration.read(
+                Configuration.of(name -> config.getOptionalValue(name, String.class), config::getPropertyNames),
+                loader, applicationBeans);
+        read.unknownKeys().forEach(warning -> LOG.log(Level.WARNING, warning));
+        if (!read.problems().isEmpty()) {
+            // The message alone: the server prints a cause's message again after it.
+            validation.addDeploymentProblem(
+                    new DeploymentException(new OutboxConfigurationException(read.problems()).getMessage()));
+            return;
         }
-        try {
-            TransportDeliverers.validate(config);
-        } catch (OutboxConfigurationException e) {
-            problems.addAll(e.problems());
-        }
-        if (!problems.isEmpty()) {
-            OutboxConfigurationException invalid = new OutboxConfigurationException(problems);
-            validation.addDeploymentProblem(new DeploymentException(invalid.getMessage(), invalid));
-        }
+        configuration = read;
     }
 
     private static boolean isPresent(String className) {

@@ -16,16 +16,23 @@ import org.eeoutbox.RetryPolicy;
  */
 public record ProcessorSettings(int batchSize, int concurrency, RetryPolicy retryPolicy, Duration drainBudget) {
 
+    /** The largest batch accepted, {@value}. */
+    public static final int MAX_BATCH_SIZE = 10_000;
+
+    /** The most workers accepted, {@value}. */
+    public static final int MAX_CONCURRENCY = 64;
+
     /** Batch 100, one worker, the default retry policy, a 5 s drain budget. */
     public static final ProcessorSettings DEFAULT =
             new ProcessorSettings(100, 1, RetryPolicy.DEFAULT, Duration.ofSeconds(5));
 
     public ProcessorSettings {
-        if (batchSize < 1 || batchSize > 10_000) {
-            throw new IllegalArgumentException("batchSize must be in [1, 10000], got: " + batchSize);
+        if (batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
+            throw new IllegalArgumentException("batchSize must be in [1, " + MAX_BATCH_SIZE + "], got: " + batchSize);
         }
-        if (concurrency < 1 || concurrency > 64) {
-            throw new IllegalArgumentException("concurrency must be in [1, 64], got: " + concurrency);
+        if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+            throw new IllegalArgumentException("concurrency must be in [1, " + MAX_CONCURRENCY + "], got: "
+                    + concurrency);
         }
         Objects.requireNonNull(retryPolicy, "retryPolicy");
         Objects.requireNonNull(drainBudget, "drainBudget");

@@ -16,6 +16,9 @@ import java.util.Objects;
  */
 public record PurgerSettings(Duration retention, Duration deduplicationWindow, int batchSize, Duration timeBudget) {
 
+    /** The largest purge batch accepted, {@value}. */
+    public static final int MAX_BATCH_SIZE = 100_000;
+
     /** 7 days' retention, keys kept as long, batches of 1000, a 10 s budget. */
     public static final PurgerSettings DEFAULT =
             new PurgerSettings(Duration.ofDays(7), Duration.ofDays(7), 1000, Duration.ofSeconds(10));
@@ -24,8 +27,8 @@ public record PurgerSettings(Duration retention, Duration deduplicationWindow, i
         requirePositive("retention", retention);
         requirePositive("deduplicationWindow", deduplicationWindow);
         requirePositive("timeBudget", timeBudget);
-        if (batchSize < 1 || batchSize > 100_000) {
-            throw new IllegalArgumentException("batchSize must be in [1, 100000], got: " + batchSize);
+        if (batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
+            throw new IllegalArgumentException("batchSize must be in [1, " + MAX_BATCH_SIZE + "], got: " + batchSize);
         }
     }
 

@@ -14,12 +14,12 @@ import jakarta.ejb.TransactionAttributeType;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.eeoutbox.cdi.OutboxTrigger;
+import org.eeoutbox.cdi.internal.OutboxTrigger;
 
 /**
  * Calls the outbox's periodic tasks from non-persistent Enterprise Beans interval timers, for
  * applications that prefer them to the managed scheduled executor. Selected with
- * {@code outbox.scheduler=ejb-timer}; the container discovers this singleton when the
+ * {@code outbox.trigger=ejb-timer}; the container discovers this singleton when the
  * {@code outbox-ejb} jar is in the application, and the outbox ignores it otherwise.
  *
  * <p>Timeouts run outside any transaction ({@code NOT_SUPPORTED}): each tick only hands its task

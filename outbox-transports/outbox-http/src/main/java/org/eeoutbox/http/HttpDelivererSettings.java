@@ -18,10 +18,14 @@ import java.time.Duration;
  */
 public record HttpDelivererSettings(Duration connectTimeout, Duration requestTimeout, int maxInFlight) {
 
-    private static final Duration MIN_TIMEOUT = Duration.ofMillis(1);
-    private static final Duration MAX_CONNECT_TIMEOUT = Duration.ofMinutes(5);
-    private static final Duration MAX_REQUEST_TIMEOUT = Duration.ofMinutes(10);
-    private static final int MAX_IN_FLIGHT = 1024;
+    /** The shortest timeout accepted, 1 ms. */
+    public static final Duration MIN_TIMEOUT = Duration.ofMillis(1);
+    /** The longest connect timeout accepted, 5 min. */
+    public static final Duration MAX_CONNECT_TIMEOUT = Duration.ofMinutes(5);
+    /** The longest request timeout accepted, 10 min. */
+    public static final Duration MAX_REQUEST_TIMEOUT = Duration.ofMinutes(10);
+    /** The largest cap on requests in flight accepted, {@value}. */
+    public static final int MAX_IN_FLIGHT = 1024;
 
     /**
      * The default cap on requests in flight, {@value}: above the processor's default batch size

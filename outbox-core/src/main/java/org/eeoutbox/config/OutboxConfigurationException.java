@@ -1,4 +1,4 @@
-package org.eeoutbox.cdi;
+package org.eeoutbox.config;
 
 import java.util.List;
 

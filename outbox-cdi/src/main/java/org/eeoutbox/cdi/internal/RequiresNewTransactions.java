@@ -1,4 +1,4 @@
-package org.eeoutbox.cdi;
+package org.eeoutbox.cdi.internal;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;

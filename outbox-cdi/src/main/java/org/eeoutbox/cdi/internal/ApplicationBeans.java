@@ -1,4 +1,4 @@
-package org.eeoutbox.cdi;
+package org.eeoutbox.cdi.internal;
 
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
@@ -16,11 +16,11 @@ import java.util.function.Predicate;
  * {@code Instance<MessageDeliverer>} found none). Filled by {@link OutboxExtension} during
  * discovery, read after it. Thread-safe.
  */
-final class ApplicationBeans {
+public final class ApplicationBeans {
 
     private final List<Bean<?>> beans = new CopyOnWriteArrayList<>();
 
-    void add(Bean<?> bean) {
+    public void add(Bean<?> bean) {
         beans.add(bean);
     }
 

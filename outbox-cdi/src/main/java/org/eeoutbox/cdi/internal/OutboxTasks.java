@@ -1,4 +1,4 @@
-package org.eeoutbox.cdi;
+package org.eeoutbox.cdi.internal;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
@@ -23,9 +23,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Thread-safe. Owns no thread: the executors are the container's, and only the schedules made
  * here are cancelled on stop.
  */
-final class OutboxScheduler {
+final class OutboxTasks {
 
-    private static final Logger LOG = System.getLogger(OutboxScheduler.class.getName());
+    private static final Logger LOG = System.getLogger(OutboxTasks.class.getName());
 
     private final OutboxTrigger trigger;
     private final Executor worker;
@@ -38,7 +38,7 @@ final class OutboxScheduler {
      * @param trigger calls the periodic tasks
      * @param worker  runs every task; inside a server, a managed executor
      */
-    OutboxScheduler(OutboxTrigger trigger, Executor worker) {
+    OutboxTasks(OutboxTrigger trigger, Executor worker) {
         this.trigger = Objects.requireNonNull(trigger, "trigger");
         this.worker = Objects.requireNonNull(worker, "worker");
     }

@@ -1,4 +1,4 @@
-package org.eeoutbox.cdi;
+package org.eeoutbox.cdi.internal;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The default {@link OutboxTrigger}: the container's managed scheduled executor
- * ({@code outbox.executor}). Thread-safe; owns no thread.
+ * ({@code outbox.managed-scheduled-executor}). Thread-safe; owns no thread.
  */
 final class ScheduledExecutorTrigger implements OutboxTrigger {
 

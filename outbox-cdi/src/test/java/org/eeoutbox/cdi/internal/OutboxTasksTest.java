@@ -1,4 +1,4 @@
-package org.eeoutbox.cdi;
+package org.eeoutbox.cdi.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -16,7 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The scheduler's hand-over logic, with a trigger the test fires by hand. */
-class OutboxSchedulerTest {
+class OutboxTasksTest {
 
     /** Records the ticks it is given; {@link #fire} calls them as a timer would. */
     private static final class ManualTrigger implements OutboxTrigger {
@@ -36,7 +36,7 @@ class OutboxSchedulerTest {
 
     private final ManualTrigger trigger = new ManualTrigger();
     private final ExecutorService worker = Executors.newCachedThreadPool();
-    private final OutboxScheduler scheduler = new OutboxScheduler(trigger, worker);
+    private final OutboxTasks scheduler = new OutboxTasks(trigger, worker);
 
     @AfterEach
     void shutDown() {
@@ -76,7 +76,7 @@ class OutboxSchedulerTest {
 
     @Test
     void anExceptionDoesNotEndTheSchedule() {
-        OutboxScheduler inline = new OutboxScheduler(trigger, Runnable::run);
+        OutboxTasks inline = new OutboxTasks(trigger, Runnable::run);
         AtomicInteger runs = new AtomicInteger();
         inline.every("drain", Duration.ZERO, Duration.ofSeconds(1), () -> {
             runs.incrementAndGet();

@@ -1,10 +1,10 @@
-package org.eeoutbox.cdi;
+package org.eeoutbox.cdi.internal;
 
 import java.time.Duration;
 
 /**
  * What calls the outbox's periodic tasks (polls, purges, gauge refreshes): by default the
- * container's {@code ManagedScheduledExecutorService}; with {@code outbox.scheduler=ejb-timer},
+ * container's {@code ManagedScheduledExecutorService}; with {@code outbox.trigger=ejb-timer},
  * the Enterprise Beans timer of {@code outbox-ejb}, which provides the only other implementation
  *, bound as a session bean.
  *

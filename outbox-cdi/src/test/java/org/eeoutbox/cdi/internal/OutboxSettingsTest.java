@@ -1,4 +1,4 @@
-package org.eeoutbox.cdi;
+package org.eeoutbox.cdi.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,6 +10,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.eeoutbox.RetryPolicy;
+import org.eeoutbox.config.Configuration;
+import org.eeoutbox.config.OutboxConfigurationException;
 import org.junit.jupiter.api.Test;
 
 class OutboxSettingsTest {
@@ -17,7 +19,10 @@ class OutboxSettingsTest {
     private final Map<String, String> properties = new HashMap<>(Map.of("outbox.datasource", "java:app/jdbc/orders"));
 
     private OutboxSettings read() {
-        return OutboxSettings.read(name -> Optional.ofNullable(properties.get(name)));
+        Configuration configuration = Configuration.of(properties);
+        Optional<OutboxSettings> settings = OutboxSettings.read(configuration);
+        configuration.throwIfInvalid();
+        return settings.orElseThrow();
     }
 
     @Test
@@ -25,8 +30,9 @@ class OutboxSettingsTest {
         OutboxSettings settings = read();
 
         assertEquals("java:app/jdbc/orders", settings.dataSource());
-        assertEquals(OutboxSettings.Scheduler.MANAGED_EXECUTOR, settings.scheduler());
-        assertEquals(OutboxSettings.DEFAULT_EXECUTOR, settings.executor());
+        assertEquals(OutboxSettings.Trigger.MANAGED_SCHEDULED_EXECUTOR, settings.trigger());
+        assertEquals("java:comp/DefaultManagedScheduledExecutorService", settings.scheduledExecutor());
+        assertEquals("java:comp/DefaultManagedExecutorService", settings.managedExecutor());
         assertEquals(100, settings.processor().batchSize());
         assertEquals(1, settings.processor().concurrency());
         assertEquals(RetryPolicy.DEFAULT, settings.processor().retryPolicy());
@@ -57,14 +63,14 @@ class OutboxSettingsTest {
     }
 
     @Test
-    void schedulerIsOneOfTheNamedOnes() {
-        properties.put("outbox.scheduler", "EJB-Timer");
-        assertEquals(OutboxSettings.Scheduler.EJB_TIMER, read().scheduler());
+    void triggerIsOneOfTheNamedOnes() {
+        properties.put("outbox.trigger", "EJB-Timer");
+        assertEquals(OutboxSettings.Trigger.EJB_TIMER, read().trigger());
 
-        properties.put("outbox.scheduler", "quartz");
+        properties.put("outbox.trigger", "quartz");
         OutboxConfigurationException e = assertThrows(OutboxConfigurationException.class, this::read);
-        assertTrue(e.getMessage().contains("outbox.scheduler=quartz is invalid: expected one of managed-executor, "
-                + "ejb-timer"), e.getMessage());
+        assertTrue(e.getMessage().contains("outbox.trigger=quartz is invalid: expected one of "
+                + "managed-scheduled-executor, ejb-timer"), e.getMessage());
     }
 
     @Test

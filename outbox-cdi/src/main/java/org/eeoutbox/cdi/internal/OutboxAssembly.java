@@ -1,0 +1,163 @@
+package org.eeoutbox.cdi.internal;
+
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.lang.reflect.Type;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import javax.sql.DataSource;
+import org.eeoutbox.MessageDeliverer;
+import org.eeoutbox.config.Configuration;
+import org.eeoutbox.config.OutboxConfigurationException;
+import org.eeoutbox.engine.OutboxListener;
+import org.eeoutbox.engine.OutboxProcessor;
+import org.eeoutbox.engine.OutboxPurger;
+import org.eeoutbox.engine.StoreOutboxPublisher;
+import org.eeoutbox.jdbc.DatabaseCheck;
+import org.eeoutbox.jdbc.JdbcOutboxStore;
+import org.eeoutbox.jdbc.SqlDialect;
+import org.eeoutbox.jta.AfterCommitWakeUp;
+import org.eeoutbox.jta.JtaConnectionProvider;
+import org.eeoutbox.jta.JtaOutboxPublisher;
+import org.eeoutbox.spi.TransactionRunner;
+import org.eeoutbox.spi.TransportContext;
+
+/**
+ * Builds the outbox's {@link OutboxComponents} from the checked configuration and the container's
+ * resources: the one place where the parts are put together. It checks the database (isolation,
+ * schema), creates the transports' deliverers and checks the transaction timeout against them;
+ * it schedules nothing. Not thread-safe: one instance per build.
+ */
+final class OutboxAssembly {
+
+    /** Returns the application's beans of a type, as a {@link TransportContext} hands them out. */
+    interface ApplicationBeanSource {
+        <T> List<T> beans(Class<T> as, Predicate<Type> type);
+    }
+
+    private final OutboxSettings settings;
+    private final Configuration configuration;
+    private final Transports transports;
+    private final ContainerResources resources;
+    private final RequiresNewTransactions requiresNew;
+    private final ApplicationBeanSource applicationBeans;
+    private final OutboxListener listener;
+    private final Clock clock;
+
+    /**
+     * @param settings         the runtime's settings, read from {@code configuration}
+     * @param configuration    the checked configuration, for the transports
+     * @param requiresNew      the container-managed REQUIRES_NEW boundary
+     * @param applicationBeans the application's beans: its deliverers, and beans transports ask for
+     * @param listener         told of each committed batch
+     */
+    OutboxAssembly(OutboxSettings settings, Configuration configuration, Transports transports,
+                   ContainerResources resources, RequiresNewTransactions requiresNew,
+                   ApplicationBeanSource applicationBeans, OutboxListener listener, Clock clock) {
+        this.settings = settings;
+        this.configuration = configuration;
+        this.transports = transports;
+        this.resources = resources;
+        this.requiresNew = requiresNew;
+        this.applicationBeans = applicationBeans;
+        this.listener = listener;
+        this.clock = clock;
+    }
+
+    /**
+     * @throws OutboxConfigurationException naming the property, for a resource that is not bound,
+     *         a transport that cannot be created or a transaction timeout too short for it
+     * @throws IllegalStateException when the database cannot be reached or fails its check
+     */
+    OutboxComponents build() {
+        TransactionSynchronizationRegistry registry = resources.transactionRegistry();
+        DataSource dataSource = resources.dataSource(settings.dataSource());
+        OutboxTrigger trigger = settings.trigger() == OutboxSettings.Trigger.EJB_TIMER ? resources.ejbTimerTrigger()
+                : new ScheduledExecutorTrigger(resources.managedScheduledExecutor(settings.scheduledExecutor()));
+        // Every task runs on the growing managed executor, and so does work that waits on other
+        // work (extra workers, HTTP completions): Payara's scheduled executor has a single thread.
+        Executor executor = resources.managedExecutor(settings.managedExecutor());
+        SqlDialect dialect = checkDatabase(dataSource);
+        JdbcOutboxStore store = new JdbcOutboxStore(new JtaConnectionProvider(dataSource, registry), dialect);
+        TransactionRunner transactions = new ContainerTransactionRunner(requiresNew,
+                TransactionTimeout.of(settings.transactionTimeout(), resources.userTransaction()));
+        List<MessageDeliverer> created = transports.create(context(executor));
+        try {
+            List<MessageDeliverer> deliverers = new ArrayList<>(applicationBeans.beans(MessageDeliverer.class,
+                    MessageDeliverer.class::equals));
+            deliverers.addAll(created);
+            Optional<OutboxProcessor> processor = Optional.empty();
+            if (settings.processorEnabled()) {
+                checkTransactionTimeout(deliverers);
+                processor = Optional.of(new OutboxProcessor(store, transactions, deliverers, settings.processor(),
+                        listener, executor, clock));
+            }
+            Optional<OutboxPurger> purger = settings.purgerEnabled()
+                    ? Optional.of(new OutboxPurger(store, transactions, settings.purger(), clock)) : Optional.empty();
+            OutboxTasks tasks = new OutboxTasks(trigger, executor);
+            Optional<OutboxProcessor> woken = processor;
+            AfterCommitWakeUp wakeUp = new AfterCommitWakeUp(registry,
+                    () -> woken.ifPresent(p -> tasks.now("wake-up", p::drain)));
+            JtaOutboxPublisher publisher = new JtaOutboxPublisher(
+                    new StoreOutboxPublisher(store, settings.maxPayloadBytes(), clock), wakeUp,
+                    deliverers.stream().map(MessageDeliverer::deliveryType).collect(Collectors.toSet()));
+            return new OutboxComponents(settings, dialect.name(), store, transactions, publisher, processor, purger,
+                    deliverers, created, tasks, clock);
+        } catch (RuntimeException e) {
+            Transports.close(created);
+            throw e;
+        }
+    }
+
+    private TransportContext context(Executor executor) {
+        return new TransportContext() {
+            @Override
+            public Configuration configuration() {
+                return configuration;
+            }
+
+            @Override
+            public Executor executor() {
+                return executor;
+            }
+
+            @Override
+            public Clock clock() {
+                return clock;
+            }
+
+            @Override
+            public <T> List<T> applicationBeans(Class<T> as, Predicate<Type> type) {
+                return applicationBeans.beans(as, type);
+            }
+        };
+    }
+
+    private void checkTransactionTimeout(List<MessageDeliverer> deliverers) {
+        for (MessageDeliverer deliverer : deliverers) {
+            Optional<Duration> worst = deliverer.maxBatchDuration(settings.processor().batchSize());
+            if (worst.isPresent() && worst.get().compareTo(settings.transactionTimeout()) >= 0) {
+                throw new OutboxConfigurationException(List.of(OutboxSettings.TRANSACTION_TIMEOUT.name() + "="
+                        + settings.transactionTimeout() + " is too short: a batch of "
+                        + settings.processor().batchSize() + " '" + deliverer.deliveryType()
+                        + "' deliveries may take up to " + worst.get() + "; raise the timeout or lower "
+                        + OutboxSettings.BATCH_SIZE.name() + " or the transport's timeouts"));
+            }
+        }
+    }
+
+    private SqlDialect checkDatabase(DataSource dataSource) {
+        try {
+            return DatabaseCheck.forJtaTransactions(dataSource, settings.createSchema());
+        } catch (SQLException e) {
+            throw new IllegalStateException(OutboxSettings.DATASOURCE.name() + "=" + settings.dataSource()
+                    + ": cannot reach the database: " + e.getMessage(), e);
+        }
+    }
+}

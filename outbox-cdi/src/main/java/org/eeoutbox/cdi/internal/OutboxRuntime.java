@@ -1,0 +1,111 @@
+package org.eeoutbox.cdi.internal;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.enterprise.inject.Produces;
+import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.inject.Inject;
+import java.lang.reflect.Type;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Predicate;
+import org.eeoutbox.OutboxPublisher;
+import org.eeoutbox.cdi.OutboxExtension;
+import org.eeoutbox.engine.BatchReport;
+import org.eeoutbox.engine.OutboxListener;
+import org.eeoutbox.spi.OutboxStats;
+
+/**
+ * The outbox inside a Jakarta EE application, as a CDI bean: builds its components
+ * ({@link OutboxAssembly}) from the configuration the extension checked at deployment and starts
+ * them when the application starts ({@link OutboxStartup}); stops them when it stops.
+ *
+ * <p>Startup fails the deployment with a message naming the property or the fix, for a missing
+ * DataSource or executor, a database check that fails (isolation, schema) or a transport that
+ * cannot be created. Processing events ({@link BatchReport}) are fired as CDI events after each
+ * commit. Thread-safe.
+ */
+@ApplicationScoped
+public class OutboxRuntime {
+
+    @Inject
+    BeanManager beanManager;
+
+    @Inject
+    Event<BatchReport> batchEvents;
+
+    @Inject
+    RequiresNewTransactions requiresNew;
+
+    /** Fired once the outbox has started, with the settings in force (metrics register then). */
+    @Inject
+    Event<OutboxSettings> started;
+
+    private OutboxComponents components;
+    private boolean stopped;
+    private volatile OutboxStats stats = new OutboxStats(0, 0, Duration.ZERO);
+
+    /**
+     * Produces the publisher applications inject; starts the outbox if the application has not
+     * started yet.
+     */
+    @Produces
+    @ApplicationScoped
+    OutboxPublisher publisher() {
+        return start().publisher();
+    }
+
+    /** Returns the latest counts, refreshed every {@code outbox.metrics.refresh-interval} once asked for. */
+    OutboxStats stats() {
+        return stats;
+    }
+
+    /** Refreshes {@link #stats()} on schedule from now on; called by the metrics integration. */
+    void refreshStatsOnSchedule() {
+        start().refreshStats(fresh -> stats = fresh);
+    }
+
+    /**
+     * Starts the outbox unless it runs already; see {@link OutboxStartup}.
+     *
+     * @throws IllegalStateException once the outbox has stopped: an outbox never starts twice
+     */
+    synchronized OutboxComponents start() {
+        if (stopped) {
+            throw new IllegalStateException("The outbox has stopped with its application");
+        }
+        if (components == null) {
+            OutboxExtension extension = beanManager.getExtension(OutboxExtension.class);
+            DeploymentConfiguration deployment = extension.configuration();
+            OutboxListener listener = new OutboxListener() {
+                @Override
+                public void onBatchCommitted(BatchReport report) {
+                    batchEvents.fire(report);
+                }
+            };
+            OutboxComponents built = new OutboxAssembly(deployment.settings(), deployment.configuration(),
+                    deployment.transports(), new JndiResources(), requiresNew, new OutboxAssembly.ApplicationBeanSource() {
+                        @Override
+                        public <T> List<T> beans(Class<T> as, Predicate<Type> type) {
+                            return deployment.applicationBeans().references(beanManager, as, type);
+                        }
+                    }, listener, Clock.systemUTC()).build();
+            built.start();
+            components = built;
+            started.fire(built.settings());
+        }
+        return components;
+    }
+
+    /** Stops the schedules, waits for running batches, closes what the outbox created. */
+    @PreDestroy
+    synchronized void stop() {
+        stopped = true;
+        if (components != null) {
+            components.stop();
+            components = null;
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package org.eeoutbox.cdi.internal;
+
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import org.eeoutbox.MessageDeliverer;
+import org.eeoutbox.config.Configuration;
+import org.eeoutbox.config.Property;
+import org.eeoutbox.spi.TransportContext;
+import org.eeoutbox.spi.TransportProvider;
+
+/**
+ * The transports on the application's class path, found with {@link ServiceLoader}: each one's
+ * declared properties and checks at deployment, its deliverer at start. A provider whose classes
+ * cannot load (the Kafka transport without the Kafka client) is left out with a log line.
+ * Immutable and thread-safe; the deliverers it creates belong to the caller.
+ */
+public final class Transports {
+
+    private static final Logger LOG = System.getLogger(Transports.class.getName());
+
+    private final List<TransportProvider> providers;
+
+    Transports(List<TransportProvider> providers) {
+        this.providers = List.copyOf(providers);
+    }
+
+    /** Loads the providers visible to {@code loader}. */
+    static Transports load(ClassLoader loader) {
+        List<TransportProvider> found = new ArrayList<>();
+        Iterator<TransportProvider> iterator = ServiceLoader.load(TransportProvider.class, loader).iterator();
+        while (true) {
+            try {
+                if (!iterator.hasNext()) {
+                    break;
+                }
+                found.add(iterator.next());
+            } catch (ServiceConfigurationError | LinkageError e) {
+                // ServiceLoader goes on with the next provider after such an error.
+                LOG.log(Level.INFO, "Outbox transport left out, its classes do not load: {0}", e.toString());
+            }
+        }
+        return new Transports(found);
+    }
+
+    /** Returns the delivery types of the transports, in load order. */
+    List<String> deliveryTypes() {
+        return providers.stream().map(TransportProvider::deliveryType).toList();
+    }
+
+    /** Returns every property the transports declare. */
+    List<Property<?>> properties() {
+        return providers.stream().flatMap(provider -> provider.properties().stream()).toList();
+    }
+
+    /** Checks every transport's properties, recording the problems in {@code configuration}. */
+    void check(Configuration configuration) {
+        providers.forEach(provider -> provider.check(configuration));
+    }
+
+    /**
+     * Creates the deliverer of every configured transport; on a failure, closes those already
+     * created and rethrows.
+     */
+    List<MessageDeliverer> create(TransportContext context) {
+        List<MessageDeliverer> created = new ArrayList<>();
+        try {
+            for (TransportProvider provider : providers) {
+                provider.create(context).ifPresent(created::add);
+            }
+            return created;
+        } catch (RuntimeException e) {
+            close(created);
+            throw e;
+        }
+    }
+
+    /** Closes each deliverer that is {@link AutoCloseable}; errors are logged. */
+    static void close(List<MessageDeliverer> deliverers) {
+        for (MessageDeliverer deliverer : deliverers) {
+            if (deliverer instanceof AutoCloseable closeable) {
+                try {
+                    closeable.close();
+                } catch (Exception e) {
+                    LOG.log(Level.WARNING, "Could not close " + deliverer, e);
+                }
+            }
+        }
+    }
+}
