@@ -4,36 +4,24 @@ import java.io.IOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.ConnectException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpHeaders;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
@@ -109,7 +97,6 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
 
     private static final Logger LOG = System.getLogger(HttpMessageDeliverer.class.getName());
     private static final Duration CLOSED_RETRY_DELAY = Duration.ofSeconds(1);
-    private static final int MAX_CAUSE_DEPTH = 32;
 
     private final HttpServiceResolver resolver;
     private final Clock clock;
@@ -198,11 +185,11 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
             Arrays.fill(results, DeliveryResult.postponed(HttpMessages.closed(), retryAt));
             return List.of(results);
         }
-        Attempt[] attempts = new Attempt[count];
-        LastDelivery lastDelivery = new LastDelivery();
+        HttpAttempt[] attempts = new HttpAttempt[count];
+        HttpRequests requests = new HttpRequests(resolver, settings);
         try {
             for (int i = 0; i < count; i++) {
-                Prepared prepared = prepare(entries.get(i), lastDelivery);
+                HttpRequests.Prepared prepared = requests.prepare(entries.get(i));
                 if (prepared.failure() != null) {
                     results[i] = prepared.failure();
                 } else {
@@ -255,123 +242,14 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
         }
     }
 
-    // ---- Preparing a request ----
-
-    private record Prepared(OutboxEntry entry, String service, HttpRequest request, DeliveryResult failure) {
-
-        static Prepared failed(OutboxEntry entry, DeliveryResult failure) {
-            return new Prepared(entry, null, null, failure);
-        }
-    }
-
-    /**
-     * The metadata text last read in one {@link #deliverBatch} call, and its delivery: a batch's
-     * entries usually share one text, which is then parsed and checked once. Confined to the
-     * calling thread.
-     */
-    private static final class LastDelivery {
-        private String metadata;
-        private HttpDelivery delivery;
-
-        /** As {@link HttpDelivery#fromMetadataJson}, reusing the last delivery for the same text. */
-        HttpDelivery read(String metadataJson) {
-            if (!metadataJson.equals(metadata)) {
-                delivery = HttpDelivery.fromMetadataJson(metadataJson);
-                metadata = metadataJson;
-            }
-            return delivery;
-        }
-    }
-
-    private Prepared prepare(OutboxEntry entry, LastDelivery lastDelivery) {
-        if (!HttpDelivery.DELIVERY_TYPE.equals(entry.deliveryType())) {
-            return rejected(entry, HttpMessages.wrongDeliveryType(entry.deliveryType()));
-        }
-        HttpDelivery delivery;
-        try {
-            delivery = lastDelivery.read(entry.deliveryMetadata());
-        } catch (IllegalArgumentException e) {
-            return rejected(entry, HttpMessages.invalidMetadata(e.getMessage()));
-        }
-        String service = delivery.serviceName();
-        Optional<URI> baseUrl;
-        try {
-            baseUrl = resolver.resolve(service);
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "Outbox entry " + entry.id() + ": the HTTP service resolver threw", e);
-            return Prepared.failed(entry, DeliveryResult.retriable(HttpMessages.resolverFailed(service, e)));
-        }
-        if (baseUrl == null || baseUrl.isEmpty()) {
-            return rejected(entry, HttpMessages.unknownService(service));
-        }
-        String problem = HttpRules.baseUrlProblem(baseUrl.get());
-        if (problem != null) {
-            return rejected(entry, HttpMessages.badBaseUrl(service, baseUrl.get(), problem));
-        }
-        URI target = HttpRules.resolve(baseUrl.get(), delivery.path());
-        if (target == null) {
-            return rejected(entry, HttpMessages.leavesHost(service, baseUrl.get() + delivery.path()));
-        }
-        try {
-            HttpRequest.Builder request = HttpRequest.newBuilder(target)
-                    .timeout(settings.requestTimeout())
-                    .method(delivery.method().name(),
-                            HttpRequest.BodyPublishers.ofString(entry.payload(), StandardCharsets.UTF_8));
-            delivery.headers().forEach((name, value) -> {
-                if (!name.equalsIgnoreCase(OutboxHeaders.OUTBOX_ID)) {
-                    request.header(name, value);
-                }
-            });
-            request.setHeader("Content-Type", delivery.contentType());
-            // Last, so that it wins over anything the delivery carries.
-            request.setHeader(OutboxHeaders.OUTBOX_ID, entry.id().toString());
-            return new Prepared(entry, service, request.build(), null);
-        } catch (RuntimeException e) {
-            return rejected(entry, HttpMessages.requestRejected(service, e));
-        }
-    }
-
-    private static Prepared rejected(OutboxEntry entry, String reason) {
-        LOG.log(Level.WARNING, "Outbox entry {0} fails permanently: {1}", entry.id(), reason);
-        return Prepared.failed(entry, DeliveryResult.permanent(reason));
-    }
-
     // ---- Sending and waiting ----
 
-    /** One request in flight; its permit is released exactly once. */
-    private final class Attempt {
-        final OutboxEntry entry;
-        final String service;
-        final long deadline;
-        final AtomicBoolean released = new AtomicBoolean();
-        volatile HttpResponse.ResponseInfo info;
-        volatile BoundedBodySubscriber body;
-        CompletableFuture<HttpResponse<BoundedBodySubscriber.Prefix>> future;
-        DeliveryResult result;
-
-        Attempt(Prepared prepared) {
-            this.entry = prepared.entry();
-            this.service = prepared.service();
-            this.deadline = System.nanoTime() + attemptTimeoutNanos;
-        }
-
-        boolean pending() {
-            return result == null && future != null && !future.isDone();
-        }
-
-        void release() {
-            if (released.compareAndSet(false, true)) {
-                permits.release();
-            }
-        }
-    }
-
     /** Waits for a permit; while waiting, expires this caller's own requests past their deadline. */
-    private void acquirePermit(Attempt[] attempts, int upTo) throws InterruptedException {
+    private void acquirePermit(HttpAttempt[] attempts, int upTo) throws InterruptedException {
         while (!permits.tryAcquire(nanosToNextDeadline(attempts, upTo), TimeUnit.NANOSECONDS)) {
             long now = System.nanoTime();
             for (int i = 0; i < upTo; i++) {
-                Attempt attempt = attempts[i];
+                HttpAttempt attempt = attempts[i];
                 if (attempt != null && attempt.pending() && now - attempt.deadline >= 0) {
                     attempt.result = expire(attempt);
                 }
@@ -379,11 +257,11 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
         }
     }
 
-    private long nanosToNextDeadline(Attempt[] attempts, int upTo) {
+    private long nanosToNextDeadline(HttpAttempt[] attempts, int upTo) {
         long now = System.nanoTime();
         long wait = attemptTimeoutNanos;
         for (int i = 0; i < upTo; i++) {
-            Attempt attempt = attempts[i];
+            HttpAttempt attempt = attempts[i];
             if (attempt != null && attempt.pending()) {
                 wait = Math.min(wait, attempt.deadline - now);
             }
@@ -391,8 +269,8 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
         return Math.max(wait, 0);
     }
 
-    private Attempt send(Prepared prepared) {
-        Attempt attempt = new Attempt(prepared);
+    private HttpAttempt send(HttpRequests.Prepared prepared) {
+        HttpAttempt attempt = new HttpAttempt(prepared, System.nanoTime() + attemptTimeoutNanos, permits);
         try {
             attempt.future = client.sendAsync(prepared.request(), info -> {
                 attempt.info = info;
@@ -408,7 +286,7 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
         return attempt;
     }
 
-    private DeliveryResult await(Attempt attempt) throws InterruptedException {
+    private DeliveryResult await(HttpAttempt attempt) throws InterruptedException {
         if (attempt.result != null) {
             return attempt.result;
         }
@@ -429,7 +307,7 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
      * Gives up on a request past its deadline. If the response's status has arrived and only
      * its body is late, the status decides, with the body received so far.
      */
-    private DeliveryResult expire(Attempt attempt) {
+    private DeliveryResult expire(HttpAttempt attempt) {
         if (attempt.future.isDone()) {
             return completed(attempt);
         }
@@ -448,13 +326,13 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
     }
 
     /** Settles every entry still without a result after an interrupt or a bug. */
-    private void settle(DeliveryResult[] results, Attempt[] attempts, DeliveryResult unsent,
-                        Function<Attempt, DeliveryResult> abandoned) {
+    private void settle(DeliveryResult[] results, HttpAttempt[] attempts, DeliveryResult unsent,
+                        Function<HttpAttempt, DeliveryResult> abandoned) {
         for (int i = 0; i < results.length; i++) {
             if (results[i] != null) {
                 continue;
             }
-            Attempt attempt = attempts[i];
+            HttpAttempt attempt = attempts[i];
             if (attempt == null) {
                 results[i] = unsent;
             } else if (attempt.result != null) {
@@ -471,7 +349,7 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
         }
     }
 
-    private DeliveryResult completed(Attempt attempt) {
+    private DeliveryResult completed(HttpAttempt attempt) {
         try {
             HttpResponse<BoundedBodySubscriber.Prefix> response = attempt.future.join();
             return outcome(attempt, response.statusCode(), response.headers(), response.body());
@@ -482,98 +360,32 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
         }
     }
 
-    // ---- Classification ----
+    // ---- Classification (HttpOutcomes) ----
 
-    private DeliveryResult outcome(Attempt attempt, int status, HttpHeaders headers,
+    private DeliveryResult outcome(HttpAttempt attempt, int status, HttpHeaders headers,
                                    BoundedBodySubscriber.Prefix body) {
-        if (status >= 200 && status <= 299) {
+        DeliveryResult result = HttpOutcomes.outcome(attempt.service, status, headers, body, clock);
+        if (result instanceof DeliveryResult.Delivered) {
             LOG.log(Level.DEBUG, "Outbox entry {0} delivered to HTTP service {1}: HTTP {2}", attempt.entry.id(),
                     attempt.service, status);
-            return DeliveryResult.delivered();
+            return result;
         }
-        String location = status >= 300 && status <= 399 ? headers.firstValue("Location").orElse(null) : null;
-        String reason = HttpMessages.status(status, attempt.service, location, text(body.bytes()), body.truncated());
-        if (status == 408 || status == 429 || (status >= 500 && status <= 599)) {
-            Instant notBefore = status == 429 || status == 503
-                    ? RetryAfter.parse(headers.firstValue("Retry-After").orElse(null), clock.instant())
-                    : null;
-            return logged(attempt, DeliveryResult.retriable(reason, notBefore));
-        }
-        return logged(attempt, DeliveryResult.permanent(reason));
+        return logged(attempt, result);
     }
 
-    private DeliveryResult failure(Attempt attempt, Throwable error) {
-        String service = attempt.service;
-        SSLException tls = find(error, SSLException.class);
-        if (tls != null) {
-            return logged(attempt, DeliveryResult.permanent(HttpMessages.tlsFailure(service, tls)));
-        }
-        if (find(error, HttpConnectTimeoutException.class) != null) {
-            return logged(attempt, DeliveryResult.retriable(
-                    HttpMessages.connectTimeout(service, settings.connectTimeout())));
-        }
-        if (find(error, HttpTimeoutException.class) != null) {
-            return logged(attempt, DeliveryResult.retriable(
-                    HttpMessages.requestTimeout(service, settings.requestTimeout())));
-        }
-        ConnectException refused = find(error, ConnectException.class);
-        if (refused != null) {
-            return logged(attempt, DeliveryResult.retriable(HttpMessages.connectFailed(service, refused)));
-        }
-        IOException io = find(error, IOException.class);
-        if (io != null) {
-            return logged(attempt, DeliveryResult.retriable(HttpMessages.ioFailure(service, io)));
-        }
-        IllegalArgumentException rejected = find(error, IllegalArgumentException.class);
-        if (rejected != null) {
-            return logged(attempt, DeliveryResult.permanent(HttpMessages.requestRejected(service, rejected)));
+    private DeliveryResult failure(HttpAttempt attempt, Throwable error) {
+        DeliveryResult known = HttpOutcomes.failure(attempt.service, error, settings);
+        if (known != null) {
+            return logged(attempt, known);
         }
         LOG.log(Level.WARNING, "Outbox entry " + attempt.entry.id() + ": unexpected failure sending to HTTP service "
-                + service, error);
-        return DeliveryResult.retriable(HttpMessages.unexpectedFailure(service, error));
+                + attempt.service, error);
+        return DeliveryResult.retriable(HttpMessages.unexpectedFailure(attempt.service, error));
     }
 
-    private static DeliveryResult logged(Attempt attempt, DeliveryResult result) {
+    private static DeliveryResult logged(HttpAttempt attempt, DeliveryResult result) {
         LOG.log(Level.DEBUG, "Outbox entry {0} to HTTP service {1}: {2}", attempt.entry.id(), attempt.service, result);
         return result;
-    }
-
-    /** Returns the first throwable of the given type in the cause chain (suppressed ones aside). */
-    private static <T extends Throwable> T find(Throwable error, Class<T> type) {
-        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        Throwable current = error;
-        for (int depth = 0; current != null && depth < MAX_CAUSE_DEPTH && seen.add(current); depth++) {
-            if (type.isInstance(current)) {
-                return type.cast(current);
-            }
-            current = current.getCause();
-        }
-        return null;
-    }
-
-    /**
-     * Decodes a body prefix as UTF-8 (a sequence cut at the end or malformed becomes U+FFFD)
-     * and replaces control characters other than tab and line breaks, which a database text
-     * column (NUL) or a log line should not receive.
-     */
-    static String text(byte[] bytes) {
-        String decoded;
-        try {
-            decoded = StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPLACE)
-                    .onUnmappableCharacter(CodingErrorAction.REPLACE)
-                    .decode(ByteBuffer.wrap(bytes))
-                    .toString();
-        } catch (CharacterCodingException e) {
-            decoded = new String(bytes, StandardCharsets.UTF_8);
-        }
-        StringBuilder out = new StringBuilder(decoded.length());
-        for (int i = 0; i < decoded.length(); i++) {
-            char c = decoded.charAt(i);
-            boolean control = (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f;
-            out.append(control ? '\uFFFD' : c);
-        }
-        return out.toString().strip();
     }
 
     @Override

@@ -1,47 +1,22 @@
 package org.eeoutbox.kafka;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.InvalidRecordException;
-import org.apache.kafka.common.errors.ApiException;
-import org.apache.kafka.common.errors.AuthenticationException;
-import org.apache.kafka.common.errors.AuthorizationException;
-import org.apache.kafka.common.errors.ClusterAuthorizationException;
-import org.apache.kafka.common.errors.FencedInstanceIdException;
-import org.apache.kafka.common.errors.InterruptException;
-import org.apache.kafka.common.errors.InvalidTopicException;
-import org.apache.kafka.common.errors.ProducerFencedException;
-import org.apache.kafka.common.errors.RecordBatchTooLargeException;
-import org.apache.kafka.common.errors.RecordTooLargeException;
-import org.apache.kafka.common.errors.RetriableException;
-import org.apache.kafka.common.errors.SerializationException;
-import org.apache.kafka.common.errors.TimeoutException;
-import org.apache.kafka.common.errors.TopicAuthorizationException;
-import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
-import org.apache.kafka.common.errors.UnsupportedVersionException;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.MessageDeliverer;
 import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxHeaders;
+
 
 /**
  * Delivers {@link KafkaDelivery} entries (delivery type {@value KafkaDelivery#DELIVERY_TYPE}) as
@@ -202,38 +177,7 @@ public final class KafkaMessageDeliverer implements MessageDeliverer, AutoClosea
         if (entries.isEmpty()) {
             return List.of();
         }
-        Batch batch = new Batch(entries.size(), System.nanoTime() + sendTimeout.toNanos());
-        try {
-            for (int i = 0; i < entries.size(); i++) {
-                send(batch, i, entries.get(i));
-            }
-            if (flush && batch.sent > 0 && !batch.interrupted) {
-                try {
-                    producer.flush();
-                } catch (InterruptException e) {
-                    batch.interrupted();
-                } catch (RuntimeException e) {
-                    // The waits below classify every record; a failing flush is only noted here.
-                    LOG.log(System.Logger.Level.DEBUG, "Kafka producer flush failed", e);
-                }
-            }
-            for (int i = 0; i < entries.size(); i++) {
-                if (batch.futures[i] != null) {
-                    batch.results[i] = await(batch, batch.futures[i], batch.topics[i]);
-                }
-            }
-        } finally {
-            if (batch.interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        for (int i = 0; i < batch.results.length; i++) {
-            if (batch.results[i] == null) {
-                // Unreachable by design; a guard so that the contract (one result per entry) holds.
-                batch.results[i] = DeliveryResult.retriable("Kafka delivery produced no outcome");
-            }
-        }
-        return List.of(batch.results);
+        return new KafkaBatch(this, producer, sendTimeout, flush, entries).run();
     }
 
     /**
@@ -263,240 +207,24 @@ public final class KafkaMessageDeliverer implements MessageDeliverer, AutoClosea
                 + flush + (ownsProducer ? ", own producer]" : "]");
     }
 
-    /** Sends entry {@code i}, or decides its outcome at once. */
-    private void send(Batch batch, int i, OutboxEntry entry) {
-        if (batch.broken != null) {
-            batch.results[i] = postponed(batch.broken);
-            return;
-        }
-        if (batch.interrupted) {
-            batch.results[i] = DeliveryResult.retriable("Kafka send not attempted: the thread was interrupted");
-            return;
-        }
-        if (entry == null) {
-            batch.results[i] = DeliveryResult.permanent("the entry is null");
-            return;
-        }
-        KafkaDelivery delivery;
-        try {
-            if (!KafkaDelivery.DELIVERY_TYPE.equals(entry.deliveryType())) {
-                batch.results[i] = DeliveryResult.permanent("delivery type \"" + entry.deliveryType()
-                        + "\" is not " + KafkaDelivery.DELIVERY_TYPE);
-                return;
-            }
-            delivery = batch.delivery(entry.deliveryMetadata());
-        } catch (RuntimeException e) {
-            batch.results[i] = DeliveryResult.permanent("unreadable Kafka delivery metadata: " + e.getMessage());
-            return;
-        }
-        String topic = delivery.topic();
-        DeliveryResult topicOutcome = batch.topicOutcomes.get(topic);
-        if (topicOutcome != null) {
-            batch.results[i] = topicOutcome;
-            return;
-        }
-        if (System.nanoTime() - batch.deadline >= 0) {
-            batch.results[i] = DeliveryResult.retriable("Kafka send not attempted: the send timeout of " + sendTimeout
-                    + " passed before the record's turn (topic " + topic + ")");
-            return;
-        }
-        try {
-            Future<RecordMetadata> future = producer.send(record(entry, delivery));
-            batch.sent++;
-            if (future.isDone()) {
-                // Done at once: send() failed before the record reached the buffer (no metadata
-                // within max.block.ms, buffer exhausted, topic invalid or not authorized, too large).
-                DeliveryResult result = await(batch, future, topic);
-                batch.results[i] = result;
-                Throwable cause = failure(future);
-                if (cause instanceof TimeoutException || cause instanceof InvalidTopicException
-                        || cause instanceof TopicAuthorizationException) {
-                    batch.topicOutcomes.put(topic, result);
-                }
-            } else {
-                batch.futures[i] = future;
-                batch.topics[i] = topic;
-            }
-        } catch (RuntimeException e) {
-            if (e instanceof InterruptException) {
-                batch.interrupted();
-            }
-            batch.results[i] = classify(batch, e, topic);
-        }
-    }
-
-    private ProducerRecord<String, String> record(OutboxEntry entry, KafkaDelivery delivery) {
-        RecordHeaders headers = new RecordHeaders();
-        for (KafkaDelivery.Header header : delivery.headers()) {
-            headers.add(header.name(), header.value().getBytes(StandardCharsets.UTF_8));
-        }
-        // Last, so that it overrides a user header of the same name for lastHeader() readers.
-        headers.add(OutboxHeaders.OUTBOX_ID, entry.id().toString().getBytes(StandardCharsets.UTF_8));
-        return new ProducerRecord<>(delivery.topic(), null, delivery.findKey().orElse(null), entry.payload(),
-                headers);
-    }
-
-    /** Waits for one record's acknowledgement until the batch deadline and classifies the outcome. */
-    private DeliveryResult await(Batch batch, Future<RecordMetadata> future, String topic) {
-        long remaining = batch.interrupted ? 0 : Math.max(0, batch.deadline - System.nanoTime());
-        try {
-            future.get(remaining, TimeUnit.NANOSECONDS);
-            if (producerBroken.compareAndSet(true, false)) {
-                LOG.log(System.Logger.Level.INFO, "The Kafka producer delivers records again");
-            }
-            return DeliveryResult.delivered();
-        } catch (ExecutionException e) {
-            return classify(batch, e.getCause() == null ? e : e.getCause(), topic);
-        } catch (java.util.concurrent.TimeoutException e) {
-            return DeliveryResult.retriable("no acknowledgement from Kafka within the send timeout of " + sendTimeout
-                    + " (topic " + topic + ")");
-        } catch (InterruptedException e) {
-            batch.interrupted();
-            return DeliveryResult.retriable("interrupted while waiting for Kafka's acknowledgement (topic " + topic + ")");
-        } catch (RuntimeException e) {
-            return classify(batch, e, topic);
-        }
-    }
-
-    /** Returns the exception a done future failed with, or {@code null}. */
-    private static Throwable failure(Future<RecordMetadata> future) {
-        if (!future.isDone()) {
-            return null;
-        }
-        boolean interrupted = Thread.interrupted();
-        try {
-            future.get(0, TimeUnit.NANOSECONDS);
-            return null;
-        } catch (ExecutionException e) {
-            return e.getCause();
-        } catch (Exception e) {
-            return e;
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    /** Classifies a failure; see the table in the class documentation. */
-    private DeliveryResult classify(Batch batch, Throwable failure, String topic) {
-        String reason = reason(failure, topic);
-        switch (kind(failure)) {
-            case PERMANENT:
-                return DeliveryResult.permanent(reason);
-            case PRODUCER_BROKEN:
-                if (batch.broken == null) {
-                    batch.broken = reason;
-                }
-                if (producerBroken.compareAndSet(false, true)) {
-                    LOG.log(System.Logger.Level.ERROR, "The Kafka producer cannot send: entries stay pending, "
-                            + "postponed by " + postponeDelay + " at a time without spending their retry budget, "
-                            + "until it sends again. Fix or replace the producer.", failure);
-                }
-                return postponed(reason);
-            default:
-                return DeliveryResult.retriable(reason);
-        }
-    }
-
-    private DeliveryResult postponed(String reason) {
+    /** The outcome of an entry while the producer is broken: postponed by the postpone delay. */
+    DeliveryResult postponed(String reason) {
         return DeliveryResult.postponed(reason, clock.instant().plus(postponeDelay));
     }
 
-    /** The classification of one failure, most specific first. */
-    static Kind kind(Throwable failure) {
-        if (failure instanceof InterruptException || failure instanceof InterruptedException) {
-            return Kind.RETRIABLE;
+    /** Notes that {@code failure} found the producer broken; logs the first time only. */
+    void producerBroken(Throwable failure) {
+        if (producerBroken.compareAndSet(false, true)) {
+            LOG.log(System.Logger.Level.ERROR, "The Kafka producer cannot send: entries stay pending, "
+                    + "postponed by " + postponeDelay + " at a time without spending their retry budget, "
+                    + "until it sends again. Fix or replace the producer.", failure);
         }
-        if (failure instanceof ProducerFencedException || failure instanceof FencedInstanceIdException
-                || failure instanceof AuthenticationException || failure instanceof ClusterAuthorizationException
-                || failure instanceof TransactionalIdAuthorizationException
-                || failure instanceof UnsupportedVersionException || failure instanceof IllegalStateException) {
-            return Kind.PRODUCER_BROKEN;
-        }
-        if (failure instanceof RecordTooLargeException || failure instanceof RecordBatchTooLargeException
-                || failure instanceof InvalidTopicException || failure instanceof InvalidRecordException
-                || failure instanceof SerializationException || failure instanceof AuthorizationException) {
-            return Kind.PERMANENT;
-        }
-        if (failure instanceof RetriableException) {
-            return Kind.RETRIABLE;
-        }
-        if (failure instanceof KafkaException && !(failure instanceof ApiException)) {
-            // Kafka wraps a fatal producer error, and "producer closed while send in progress",
-            // in a plain KafkaException; every later call fails the same way.
-            return Kind.PRODUCER_BROKEN;
-        }
-        return Kind.RETRIABLE;
     }
 
-    private static String reason(Throwable failure, String topic) {
-        StringBuilder reason = new StringBuilder("Kafka ").append(failure.getClass().getSimpleName());
-        if (failure.getMessage() != null) {
-            reason.append(": ").append(failure.getMessage());
-        }
-        Throwable cause = failure.getCause();
-        if (cause != null && cause != failure) {
-            reason.append(" (caused by ").append(cause.getClass().getSimpleName());
-            if (cause.getMessage() != null) {
-                reason.append(": ").append(cause.getMessage());
-            }
-            reason.append(')');
-        }
-        if (topic != null) {
-            reason.append(" [topic ").append(topic).append(']');
-        }
-        return reason.toString();
-    }
-
-    /** How a failure is classified. */
-    enum Kind {
-        RETRIABLE, PERMANENT, PRODUCER_BROKEN
-    }
-
-    /** The working state of one {@link #deliverBatch} call; confined to the calling thread. */
-    private static final class Batch {
-        final DeliveryResult[] results;
-        final Future<RecordMetadata>[] futures;
-        final String[] topics;
-        final long deadline;
-        /** Outcomes of topics whose first record failed inside send(), reused for their other records. */
-        final Map<String, DeliveryResult> topicOutcomes = new HashMap<>();
-        /** The reason the producer is broken, once a record found it so; later records are postponed. */
-        String broken;
-        /** The metadata text last read in this batch, and its delivery. */
-        String lastMetadata;
-        KafkaDelivery lastDelivery;
-        boolean interrupted;
-        int sent;
-
-        @SuppressWarnings("unchecked")
-        Batch(int size, long deadline) {
-            this.results = new DeliveryResult[size];
-            this.futures = (Future<RecordMetadata>[]) new Future<?>[size];
-            this.topics = new String[size];
-            this.deadline = deadline;
-        }
-
-        /**
-         * Reads an entry's delivery from its metadata, reusing the last one read when the text is
-         * the same: a batch's entries usually share one metadata text.
-         *
-         * @throws IllegalArgumentException if the metadata cannot be read, as
-         *                                  {@link KafkaDelivery#fromMetadataJson} says
-         */
-        KafkaDelivery delivery(String metadataJson) {
-            if (!metadataJson.equals(lastMetadata)) {
-                lastDelivery = KafkaDelivery.fromMetadataJson(metadataJson);
-                lastMetadata = metadataJson;
-            }
-            return lastDelivery;
-        }
-
-        /** Notes an interruption and clears the flag, so that done futures can still be read. */
-        void interrupted() {
-            interrupted = true;
-            Thread.interrupted();
+    /** Notes that a record was acknowledged; logs once when the producer was broken. */
+    void producerDelivered() {
+        if (producerBroken.compareAndSet(true, false)) {
+            LOG.log(System.Logger.Level.INFO, "The Kafka producer delivers records again");
         }
     }
 
@@ -572,21 +300,7 @@ public final class KafkaMessageDeliverer implements MessageDeliverer, AutoClosea
             if (producer != null) {
                 return new KafkaMessageDeliverer(this, producer, false);
             }
-            return new KafkaMessageDeliverer(this, createProducer(), true);
-        }
-
-        private Producer<String, String> createProducer() {
-            Map<String, Object> config = new HashMap<>(producerConfig);
-            long timeoutMs = sendTimeout.toMillis();
-            config.putIfAbsent(ProducerConfig.ACKS_CONFIG, "all");
-            config.putIfAbsent(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-            // sendTimeout >= 1 s, so delivery.timeout.ms >= request.timeout.ms + the default linger.ms.
-            config.putIfAbsent(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) (timeoutMs / 3));
-            config.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) (timeoutMs * 5 / 6));
-            config.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeoutMs / 6);
-            config.remove(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG);
-            config.remove(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG);
-            return new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
+            return new KafkaMessageDeliverer(this, KafkaProducerDefaults.create(producerConfig, sendTimeout), true);
         }
 
         private static Duration between(String name, Duration value, Duration min, Duration max) {

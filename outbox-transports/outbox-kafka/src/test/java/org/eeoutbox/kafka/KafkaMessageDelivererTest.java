@@ -53,7 +53,7 @@ import org.eeoutbox.DeliveryInfo;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxMessage;
-import org.eeoutbox.kafka.KafkaMessageDeliverer.Kind;
+import org.eeoutbox.kafka.KafkaFailures.Kind;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -129,7 +129,7 @@ class KafkaMessageDelivererTest {
     @ParameterizedTest(name = "{0} -> {1}")
     @MethodSource("classificationTable")
     void classifiesAsDocumented(Throwable failure, Kind expected) {
-        assertEquals(expected, KafkaMessageDeliverer.kind(failure));
+        assertEquals(expected, KafkaFailures.kind(failure));
     }
 
     @Test

@@ -1,0 +1,54 @@
+package org.eeoutbox.http;
+
+import java.net.http.HttpResponse;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.eeoutbox.DeliveryResult;
+import org.eeoutbox.OutboxEntry;
+
+/**
+ * One request of a {@link HttpMessageDeliverer#deliverBatch} call: its entry and service, its
+ * deadline, what has arrived of its response, and its outcome once decided. It holds one of the
+ * deliverer's in-flight permits from creation until {@link #release()}, which returns the permit
+ * exactly once whoever calls it.
+ *
+ * <p>Created, sent and decided by the calling thread; the client's threads set {@link #info} and
+ * {@link #body} (volatile) and call {@link #release()} (thread-safe). Nothing here throws.
+ */
+final class HttpAttempt {
+
+    final OutboxEntry entry;
+    final String service;
+    /** The {@link System#nanoTime()} by which the attempt must end. */
+    final long deadline;
+    private final Semaphore permits;
+    private final AtomicBoolean released = new AtomicBoolean();
+    /** The response's status line and headers, once they arrived. */
+    volatile HttpResponse.ResponseInfo info;
+    /** The subscriber reading the response body, once the headers arrived. */
+    volatile BoundedBodySubscriber body;
+    /** The exchange; null until sent, and when {@code sendAsync} threw. */
+    CompletableFuture<HttpResponse<BoundedBodySubscriber.Prefix>> future;
+    /** The outcome, once decided before the batch waits for it. */
+    DeliveryResult result;
+
+    HttpAttempt(HttpRequests.Prepared prepared, long deadline, Semaphore permits) {
+        this.entry = prepared.entry();
+        this.service = prepared.service();
+        this.deadline = deadline;
+        this.permits = permits;
+    }
+
+    /** Whether the request is in flight without an outcome. */
+    boolean pending() {
+        return result == null && future != null && !future.isDone();
+    }
+
+    /** Returns the permit, the first time only. */
+    void release() {
+        if (released.compareAndSet(false, true)) {
+            permits.release();
+        }
+    }
+}

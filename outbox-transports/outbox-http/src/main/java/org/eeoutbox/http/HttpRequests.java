@@ -1,0 +1,108 @@
+package org.eeoutbox.http;
+
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import org.eeoutbox.DeliveryResult;
+import org.eeoutbox.OutboxEntry;
+import org.eeoutbox.OutboxHeaders;
+
+/**
+ * Turns the entries of one {@link HttpMessageDeliverer#deliverBatch} call into requests: checks
+ * the delivery type, reads and checks the metadata (once per distinct text: a batch's entries
+ * usually share one), resolves the service's base URL, checks the final URL and builds the
+ * request ("Requests" in the deliverer's class documentation). An entry that cannot be sent gets
+ * its outcome instead, logged at {@code WARNING}.
+ *
+ * <p>One instance per call, confined to the calling thread. {@link #prepare} never throws: a
+ * resolver that throws makes the entry retriable.
+ */
+final class HttpRequests {
+
+    private static final Logger LOG = System.getLogger(HttpMessageDeliverer.class.getName());
+
+    private final HttpServiceResolver resolver;
+    private final HttpDelivererSettings settings;
+    /** The metadata text last read, and its delivery. */
+    private String lastMetadata;
+    private HttpDelivery lastDelivery;
+
+    HttpRequests(HttpServiceResolver resolver, HttpDelivererSettings settings) {
+        this.resolver = resolver;
+        this.settings = settings;
+    }
+
+    /** A request ready to send, or the outcome of an entry that is not sent ({@code failure}). */
+    record Prepared(OutboxEntry entry, String service, HttpRequest request, DeliveryResult failure) {
+
+        static Prepared failed(OutboxEntry entry, DeliveryResult failure) {
+            return new Prepared(entry, null, null, failure);
+        }
+    }
+
+    /** Returns the request for {@code entry}, or its outcome when it cannot be sent. */
+    Prepared prepare(OutboxEntry entry) {
+        if (!HttpDelivery.DELIVERY_TYPE.equals(entry.deliveryType())) {
+            return rejected(entry, HttpMessages.wrongDeliveryType(entry.deliveryType()));
+        }
+        HttpDelivery delivery;
+        try {
+            delivery = delivery(entry.deliveryMetadata());
+        } catch (IllegalArgumentException e) {
+            return rejected(entry, HttpMessages.invalidMetadata(e.getMessage()));
+        }
+        String service = delivery.serviceName();
+        Optional<URI> baseUrl;
+        try {
+            baseUrl = resolver.resolve(service);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Outbox entry " + entry.id() + ": the HTTP service resolver threw", e);
+            return Prepared.failed(entry, DeliveryResult.retriable(HttpMessages.resolverFailed(service, e)));
+        }
+        if (baseUrl == null || baseUrl.isEmpty()) {
+            return rejected(entry, HttpMessages.unknownService(service));
+        }
+        String problem = HttpRules.baseUrlProblem(baseUrl.get());
+        if (problem != null) {
+            return rejected(entry, HttpMessages.badBaseUrl(service, baseUrl.get(), problem));
+        }
+        URI target = HttpRules.resolve(baseUrl.get(), delivery.path());
+        if (target == null) {
+            return rejected(entry, HttpMessages.leavesHost(service, baseUrl.get() + delivery.path()));
+        }
+        try {
+            HttpRequest.Builder request = HttpRequest.newBuilder(target)
+                    .timeout(settings.requestTimeout())
+                    .method(delivery.method().name(),
+                            HttpRequest.BodyPublishers.ofString(entry.payload(), StandardCharsets.UTF_8));
+            delivery.headers().forEach((name, value) -> {
+                if (!name.equalsIgnoreCase(OutboxHeaders.OUTBOX_ID)) {
+                    request.header(name, value);
+                }
+            });
+            request.setHeader("Content-Type", delivery.contentType());
+            // Last, so that it wins over anything the delivery carries.
+            request.setHeader(OutboxHeaders.OUTBOX_ID, entry.id().toString());
+            return new Prepared(entry, service, request.build(), null);
+        } catch (RuntimeException e) {
+            return rejected(entry, HttpMessages.requestRejected(service, e));
+        }
+    }
+
+    /** As {@link HttpDelivery#fromMetadataJson}, reusing the last delivery for the same text. */
+    private HttpDelivery delivery(String metadataJson) {
+        if (!metadataJson.equals(lastMetadata)) {
+            lastDelivery = HttpDelivery.fromMetadataJson(metadataJson);
+            lastMetadata = metadataJson;
+        }
+        return lastDelivery;
+    }
+
+    private static Prepared rejected(OutboxEntry entry, String reason) {
+        LOG.log(Level.WARNING, "Outbox entry {0} fails permanently: {1}", entry.id(), reason);
+        return Prepared.failed(entry, DeliveryResult.permanent(reason));
+    }
+}

@@ -1,0 +1,53 @@
+package org.eeoutbox.kafka;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * The producer {@link KafkaMessageDeliverer#builder(java.util.Map)} creates: the application's
+ * configuration, with defaults derived from the send timeout for what it does not set, so that a
+ * batch stays within the send timeout, and {@link StringSerializer} for keys and values.
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class KafkaProducerDefaults {
+
+    private KafkaProducerDefaults() {
+    }
+
+    /**
+     * Returns {@code producerConfig} plus the defaults: {@code acks=all},
+     * {@code enable.idempotence=true}, {@code request.timeout.ms} a third of {@code sendTimeout},
+     * {@code delivery.timeout.ms} five sixths and {@code max.block.ms} a sixth of it; without
+     * serializer settings, since the deliverer passes its own. A new, modifiable map.
+     *
+     * @param sendTimeout at least 1 second (the builder checks it)
+     */
+    static Map<String, Object> config(Map<String, ?> producerConfig, Duration sendTimeout) {
+        Map<String, Object> config = new HashMap<>(producerConfig);
+        long timeoutMs = sendTimeout.toMillis();
+        config.putIfAbsent(ProducerConfig.ACKS_CONFIG, "all");
+        config.putIfAbsent(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        // sendTimeout >= 1 s, so delivery.timeout.ms >= request.timeout.ms + the default linger.ms.
+        config.putIfAbsent(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) (timeoutMs / 3));
+        config.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) (timeoutMs * 5 / 6));
+        config.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeoutMs / 6);
+        config.remove(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG);
+        config.remove(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG);
+        return config;
+    }
+
+    /**
+     * Creates the producer for {@link #config}.
+     *
+     * @throws org.apache.kafka.common.KafkaException if the configuration is invalid
+     */
+    static Producer<String, String> create(Map<String, ?> producerConfig, Duration sendTimeout) {
+        return new KafkaProducer<>(config(producerConfig, sendTimeout), new StringSerializer(), new StringSerializer());
+    }
+}
