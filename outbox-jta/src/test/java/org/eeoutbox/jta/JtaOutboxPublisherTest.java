@@ -23,6 +23,7 @@ import org.eeoutbox.OutboxPublisher;
 import org.eeoutbox.engine.StoreOutboxPublisher;
 import org.eeoutbox.jdbc.JdbcOutboxStore;
 import org.eeoutbox.jdbc.SqlDialect;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -138,6 +139,22 @@ class JtaOutboxPublisherTest {
                 () -> publisher.publish(MESSAGE, null));
 
         assertEquals("deliveryInfo must not be null", e.getMessage());
+        assertTrue(connections.lent.isEmpty());
+    }
+
+    @Test
+    @Disabled("bug: JtaOutboxPublisher.publish calls deliveryTypes.contains(deliveryInfo.deliveryType()) on a Set.copyOf"
+            + " set, which throws NullPointerException for a null type, so a DeliveryInfo breaking its contract gets an"
+            + " NPE instead of the IllegalArgumentException naming the argument that OutboxPublisher.publish documents"
+            + " and OutboxEntry.create would throw")
+    void aDeliveryWithoutATypeIsRejectedNamingTheArgument() throws SQLException {
+        OutboxPublisher publisher = assembled();
+        registry.begin();
+
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> publisher.publish(MESSAGE, new Delivery(null)));
+
+        assertTrue(e.getMessage().contains("deliveryInfo.deliveryType()"), e.getMessage());
         assertTrue(connections.lent.isEmpty());
     }
 
