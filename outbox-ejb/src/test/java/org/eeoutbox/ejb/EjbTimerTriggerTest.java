@@ -142,13 +142,17 @@ class EjbTimerTriggerTest {
     @Test
     void theBeanIsADefaultNamedSingletonWithBeanManagedConcurrencyAndNoTransactions() throws NoSuchMethodException {
         Singleton singleton = EjbTimerTrigger.class.getAnnotation(Singleton.class);
-        assertNotNull(singleton);
-        assertEquals("", singleton.name());
-        assertEquals(ConcurrencyManagementType.BEAN,
-                EjbTimerTrigger.class.getAnnotation(ConcurrencyManagement.class).value());
-        assertEquals(TransactionAttributeType.NOT_SUPPORTED,
-                EjbTimerTrigger.class.getAnnotation(TransactionAttribute.class).value());
-        assertNotNull(EjbTimerTrigger.class.getDeclaredMethod("timeout", Timer.class).getAnnotation(Timeout.class));
+        ConcurrencyManagement concurrency = EjbTimerTrigger.class.getAnnotation(ConcurrencyManagement.class);
+        TransactionAttribute transactions = EjbTimerTrigger.class.getAnnotation(TransactionAttribute.class);
+
+        assertNotNull(singleton, "@Singleton");
+        assertEquals("", singleton.name(), "the default bean name");
+        assertNotNull(concurrency, "@ConcurrencyManagement");
+        assertEquals(ConcurrencyManagementType.BEAN, concurrency.value());
+        assertNotNull(transactions, "@TransactionAttribute");
+        assertEquals(TransactionAttributeType.NOT_SUPPORTED, transactions.value());
+        assertNotNull(EjbTimerTrigger.class.getDeclaredMethod("timeout", Timer.class).getAnnotation(Timeout.class),
+                "@Timeout on timeout(Timer)");
     }
 
     private Runnable tick(String name) {
