@@ -34,7 +34,7 @@ public final class ServiceSettings {
         settings.put("orders.db.user", database.payaraUser());
         settings.put("orders.db.password", database.payaraPassword());
         settings.put("outbox.http.service.webhooks.url", webhooksUrl);
-        settings.put("outbox.kafka.bootstrap.servers", kafkaBootstrap);
+        settings.put("outbox.kafka.producer.bootstrap.servers", kafkaBootstrap);
         settings.put("orders.webhook.path", WEBHOOK_PATH);
         settings.put("orders.topic", topic);
         // A short backoff, so that --chaos shows the recovery within seconds.

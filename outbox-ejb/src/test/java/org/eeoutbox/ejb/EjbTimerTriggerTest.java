@@ -17,7 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.eeoutbox.cdi.OutboxTrigger.Schedule;
+import org.eeoutbox.cdi.internal.OutboxTrigger.Schedule;
 import org.eeoutbox.ejb.FakeTimerService.FakeTimer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

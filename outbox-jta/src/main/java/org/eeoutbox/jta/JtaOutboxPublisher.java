@@ -37,10 +37,13 @@ public final class JtaOutboxPublisher implements OutboxPublisher {
      */
     @Override
     public UUID publish(OutboxMessage message, DeliveryInfo deliveryInfo) {
-        if (deliveryInfo != null && !deliveryTypes.contains(deliveryInfo.deliveryType())) {
+        // A null type is left to the store publisher, which names the argument (Set.copyOf sets
+        // refuse contains(null)).
+        if (deliveryInfo != null && deliveryInfo.deliveryType() != null
+                && !deliveryTypes.contains(deliveryInfo.deliveryType())) {
             throw new IllegalArgumentException("deliveryInfo.deliveryType() '" + deliveryInfo.deliveryType()
                     + "' has no deliverer in this application; known delivery types: " + deliveryTypes
-                    + " (Kafka deliveries need outbox-kafka and a Producer bean or outbox.kafka.* properties)");
+                    + " (Kafka deliveries need outbox-kafka and a Producer bean or outbox.kafka.producer.* properties)");
         }
         UUID id = storePublisher.publish(message, deliveryInfo);
         wakeUp.register();

@@ -23,7 +23,6 @@ import org.eeoutbox.OutboxPublisher;
 import org.eeoutbox.engine.StoreOutboxPublisher;
 import org.eeoutbox.jdbc.JdbcOutboxStore;
 import org.eeoutbox.jdbc.SqlDialect;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -143,10 +142,6 @@ class JtaOutboxPublisherTest {
     }
 
     @Test
-    @Disabled("bug: JtaOutboxPublisher.publish calls deliveryTypes.contains(deliveryInfo.deliveryType()) on a Set.copyOf"
-            + " set, which throws NullPointerException for a null type, so a DeliveryInfo breaking its contract gets an"
-            + " NPE instead of the IllegalArgumentException naming the argument that OutboxPublisher.publish documents"
-            + " and OutboxEntry.create would throw")
     void aDeliveryWithoutATypeIsRejectedNamingTheArgument() throws SQLException {
         OutboxPublisher publisher = assembled();
         registry.begin();

@@ -44,9 +44,9 @@ class HostileConfigurationIT {
             Map<String, String> settings = run.settings(0);
             // The broker listens in plain text: the SASL handshake fails, so Kafka deliveries fail
             // and their errors are logged and stored, next to these settings.
-            settings.put("outbox.kafka.security.protocol", "SASL_PLAINTEXT");
-            settings.put("outbox.kafka.sasl.mechanism", "PLAIN");
-            settings.put("outbox.kafka.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule"
+            settings.put("outbox.kafka.producer.security.protocol", "SASL_PLAINTEXT");
+            settings.put("outbox.kafka.producer.sasl.mechanism", "PLAIN");
+            settings.put("outbox.kafka.producer.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule"
                     + " required username=\"outbox\" password=\"" + KAFKA_SECRET + "\";");
             PayaraMicro payara = run.startAndAwait(0);
             OrderClients clients = new OrderClients(payara.baseUrl(), 0);
@@ -110,15 +110,15 @@ class HostileConfigurationIT {
     void unusableKafkaProducerSettingsFailTheDeploymentWithoutTheirSecrets() throws Exception {
         try (Run run = new Run(rig, "unusable-kafka-settings", 1)) {
             Map<String, String> settings = run.settings(0);
-            settings.put("outbox.kafka.bootstrap.servers", "kafka-without-port");
-            settings.put("outbox.kafka.security.protocol", "SASL_PLAINTEXT");
-            settings.put("outbox.kafka.sasl.mechanism", "PLAIN");
-            settings.put("outbox.kafka.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule"
+            settings.put("outbox.kafka.producer.bootstrap.servers", "kafka-without-port");
+            settings.put("outbox.kafka.producer.security.protocol", "SASL_PLAINTEXT");
+            settings.put("outbox.kafka.producer.sasl.mechanism", "PLAIN");
+            settings.put("outbox.kafka.producer.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule"
                     + " required username=\"outbox\" password=\"" + KAFKA_SECRET + "\";");
             DemoException e = assertThrows(DemoException.class, () -> run.startAndAwait(0));
             String log = run.instances.get(0).readLog();
 
-            assertTrue(log.contains("The outbox.kafka.* properties cannot build a Kafka producer: Invalid url in"
+            assertTrue(log.contains("The outbox.kafka.producer.* properties cannot build a Kafka producer: Invalid url in"
                     + " bootstrap.servers: kafka-without-port"), e.getMessage());
             assertFalse(log.contains(KAFKA_SECRET), "the Payara log holds the SASL password");
             assertFalse(tableExists("orders") && count("SELECT COUNT(*) FROM orders") > 0, "an order was written");

@@ -4,7 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.eeoutbox.OutboxPublisher;
-import org.eeoutbox.cdi.OutboxRuntime;
+import org.eeoutbox.cdi.internal.OutboxRuntime;
+import org.eeoutbox.engine.OutboxProcessor;
 import org.eeoutbox.http.HttpDelivery;
 import org.eeoutbox.it.support.Deployments;
 import org.eeoutbox.it.support.ItConfig;
@@ -41,7 +42,7 @@ public final class TestApps {
         config.put("outbox.datasource", ItConfig.DATASOURCE);
         config.put("outbox.schema.create", "true");
         config.put("outbox.http.service." + Orders.RECEIVER + ".url", ItEnvironment.receiver().url());
-        config.put("outbox.kafka.bootstrap.servers", ItEnvironment.kafka().bootstrapServers());
+        config.put("outbox.kafka.producer.bootstrap.servers", ItEnvironment.kafka().bootstrapServers());
         config.put("outbox.processor.interval", "200ms");
         config.put("outbox.processor.initial-backoff", "1s");
         config.put("outbox.processor.max-backoff", "1s");
@@ -55,7 +56,7 @@ public final class TestApps {
                 .addAsResource(new StringAsset(text), "META-INF/microprofile-config.properties")
                 .addAsWebInfResource(new FileAsset(ItEnvironment.dataSourceClass().toFile()),
                         "classes/" + ItEnvironment.DATA_SOURCE_CLASS_PATH);
-        return Deployments.addLibrariesOf(war, OutboxPublisher.class, JdbcOutboxStore.class, JtaOutboxPublisher.class,
+        return Deployments.addLibrariesOf(war, OutboxPublisher.class, OutboxProcessor.class, JdbcOutboxStore.class, JtaOutboxPublisher.class,
                 OutboxRuntime.class, HttpDelivery.class, KafkaDelivery.class);
     }
 }

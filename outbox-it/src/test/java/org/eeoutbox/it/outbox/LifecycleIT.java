@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import jakarta.inject.Inject;
 import java.util.Map;
 import java.util.UUID;
-import org.eeoutbox.cdi.OutboxStartup;
+import org.eeoutbox.cdi.internal.OutboxStartup;
 import org.eeoutbox.it.app.Orders;
 import org.eeoutbox.it.app.TestApps;
 import org.jboss.arquillian.container.test.api.Deployment;

@@ -32,10 +32,10 @@ class SchedulingIT {
     @Deployment
     static WebArchive deployment() {
         Map<String, String> properties = new HashMap<>();
-        properties.put("outbox.scheduler", "ejb-timer");
+        properties.put("outbox.trigger", "ejb-timer");
         // Proof that the timer drives the polls: the managed scheduled executor named here does not
         // exist, so the deployment would fail if the outbox looked it up.
-        properties.put("outbox.executor", "java:comp/env/concurrent/not-bound");
+        properties.put("outbox.managed-scheduled-executor", "java:comp/env/concurrent/not-bound");
         properties.put("outbox.processor.interval", "1s");
         properties.put("outbox.processor.batch-size", "10");
         properties.put("outbox.processor.transaction-timeout", TRANSACTION_TIMEOUT.toSeconds() + "s");
@@ -43,7 +43,7 @@ class SchedulingIT {
         // send timeout is 30 s.
         properties.put("outbox.http.connect-timeout", "300ms");
         properties.put("outbox.http.request-timeout", "500ms");
-        properties.put("outbox.kafka.bootstrap.servers", null);
+        properties.put("outbox.kafka.producer.bootstrap.servers", null);
         WebArchive war = TestApps.war("scheduling", properties).addClass(SlowDeliverer.class);
         return Deployments.addLibrariesOf(war, EjbTimerTrigger.class);
     }
