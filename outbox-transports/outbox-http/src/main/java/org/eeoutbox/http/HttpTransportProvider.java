@@ -37,7 +37,7 @@ public final class HttpTransportProvider implements TransportProvider {
             "The most webhook requests open at once, across all batches.");
     static final Property<String> SERVICE_URL = Property.text("outbox.http.service.<name>.url", null,
             "an absolute http or https URL without user info, query or fragment",
-            "The base URL of the service that HttpDelivery.to(\"<name>\", ...) sends to.");
+            "The base URL of the service that `HttpDelivery.to(\"<name>\", ...)` sends to.");
 
     /** Public for {@link java.util.ServiceLoader}. */
     public HttpTransportProvider() {

@@ -34,7 +34,7 @@ public final class KafkaTransportProvider implements TransportProvider {
 
     static final Property<String> PRODUCER = Property.text(PRODUCER_PREFIX + "<key>", null,
             "any Kafka producer setting",
-            "A setting of the producer the outbox builds when the application has no Producer<String, String> bean.");
+            "A setting of the producer the outbox builds when the application has no `Producer<String, String>` bean.");
     static final Property<Duration> SEND_TIMEOUT = Property.duration("outbox.kafka.send-timeout",
             KafkaMessageDeliverer.DEFAULT_SEND_TIMEOUT, Duration.ofSeconds(1), Duration.ofHours(1),
             "How long one batch waits for the broker's acknowledgements; keep the transaction timeout above it.");
