@@ -2,7 +2,6 @@ package org.eeoutbox;
 
 import java.time.Instant;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * The outcome of one delivery attempt, as a value: a transport reports failures through it and
@@ -35,11 +34,6 @@ public sealed interface DeliveryResult {
     record RetriableFailure(String reason, Instant notBefore) implements DeliveryResult {
         public RetriableFailure {
             Objects.requireNonNull(reason, "reason");
-        }
-
-        /** Returns the earliest next attempt the receiver asked for, if any. */
-        public Optional<Instant> findNotBefore() {
-            return Optional.ofNullable(notBefore);
         }
     }
 

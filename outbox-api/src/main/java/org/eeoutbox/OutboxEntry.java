@@ -3,7 +3,6 @@ package org.eeoutbox;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -82,21 +81,6 @@ public record OutboxEntry(
         }
         return new OutboxEntry(id, message.messageType(), message.payload(), deliveryType, metadata,
                 message.deduplicationKey(), OutboxStatus.PENDING, 0, now, now, now, null, null);
-    }
-
-    /** Returns the deduplication key, if the entry has one. */
-    public Optional<String> findDeduplicationKey() {
-        return Optional.ofNullable(deduplicationKey);
-    }
-
-    /** Returns the reason of the last failure, if any. */
-    public Optional<String> findLastError() {
-        return Optional.ofNullable(lastError);
-    }
-
-    /** Returns when the entry was delivered, if it was. */
-    public Optional<Instant> findDeliveredAt() {
-        return Optional.ofNullable(deliveredAt);
     }
 
     /** The entry after a successful attempt: {@code DELIVERED}, one more attempt. */

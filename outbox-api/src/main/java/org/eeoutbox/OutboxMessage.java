@@ -1,6 +1,5 @@
 package org.eeoutbox;
 
-import java.util.Optional;
 
 /**
  * A message to publish: its type, its payload and, optionally, a deduplication key.
@@ -53,11 +52,6 @@ public record OutboxMessage(String messageType, String payload, String deduplica
      */
     public long payloadUtf8Length() {
         return Text.utf8Length("payload", payload);
-    }
-
-    /** Returns the deduplication key, if the message has one. */
-    public Optional<String> findDeduplicationKey() {
-        return Optional.ofNullable(deduplicationKey);
     }
 
     private static void requireText(String name, String value, int maxLength) {

@@ -10,7 +10,7 @@ import java.util.UUID;
  * instead of scattering over it. Ids issued within the same millisecond are ordered at random
  * (no counter). Thread-safe.
  */
-public final class UuidV7 {
+final class UuidV7 {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
