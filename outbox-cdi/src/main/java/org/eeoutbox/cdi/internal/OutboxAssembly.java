@@ -26,7 +26,6 @@ import org.eeoutbox.jta.AfterCommitWakeUp;
 import org.eeoutbox.jta.JtaConnectionProvider;
 import org.eeoutbox.jta.JtaOutboxPublisher;
 import org.eeoutbox.spi.TransactionRunner;
-import org.eeoutbox.spi.TransportContext;
 
 /**
  * Builds the outbox's {@link OutboxComponents} from the checked configuration and the container's
@@ -87,7 +86,8 @@ final class OutboxAssembly {
         JdbcOutboxStore store = new JdbcOutboxStore(new JtaConnectionProvider(dataSource, registry), dialect);
         TransactionRunner transactions = new ContainerTransactionRunner(requiresNew,
                 TransactionTimeout.of(settings.transactionTimeout(), resources.userTransaction()));
-        List<MessageDeliverer> created = transports.create(context(executor));
+        List<MessageDeliverer> created = transports.create(
+                new RuntimeTransportContext(configuration, executor, clock, applicationBeans));
         try {
             List<MessageDeliverer> deliverers = new ArrayList<>(applicationBeans.beans(MessageDeliverer.class,
                     MessageDeliverer.class::equals));
@@ -113,30 +113,6 @@ final class OutboxAssembly {
             Transports.close(created);
             throw e;
         }
-    }
-
-    private TransportContext context(Executor executor) {
-        return new TransportContext() {
-            @Override
-            public Configuration configuration() {
-                return configuration;
-            }
-
-            @Override
-            public Executor executor() {
-                return executor;
-            }
-
-            @Override
-            public Clock clock() {
-                return clock;
-            }
-
-            @Override
-            public <T> List<T> applicationBeans(Class<T> as, Predicate<Type> type) {
-                return applicationBeans.beans(as, type);
-            }
-        };
     }
 
     private void checkTransactionTimeout(List<MessageDeliverer> deliverers) {

@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executor;
 import java.util.function.Predicate;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.MessageDeliverer;
@@ -26,27 +25,13 @@ import org.junit.jupiter.api.Test;
 class TransportsTest {
 
     private static TransportContext context(Configuration configuration) {
-        return new TransportContext() {
+        return new RuntimeTransportContext(configuration, Runnable::run, Clock.systemUTC(),
+                new OutboxAssembly.ApplicationBeanSource() {
             @Override
-            public Configuration configuration() {
-                return configuration;
-            }
-
-            @Override
-            public Executor executor() {
-                return Runnable::run;
-            }
-
-            @Override
-            public Clock clock() {
-                return Clock.systemUTC();
-            }
-
-            @Override
-            public <T> List<T> applicationBeans(Class<T> as, Predicate<Type> type) {
+            public <T> List<T> beans(Class<T> as, Predicate<Type> type) {
                 return List.of();
             }
-        };
+        });
     }
 
     @Test
