@@ -37,7 +37,7 @@ public final class StoreOutboxPublisher implements OutboxPublisher {
     }
 
     /** As above, with the id source given. */
-    public StoreOutboxPublisher(OutboxStore store, long maxPayloadBytes, Clock clock, Supplier<UUID> ids) {
+    StoreOutboxPublisher(OutboxStore store, long maxPayloadBytes, Clock clock, Supplier<UUID> ids) {
         if (maxPayloadBytes < 1) {
             throw new IllegalArgumentException("maxPayloadBytes must be > 0, got: " + maxPayloadBytes);
         }
