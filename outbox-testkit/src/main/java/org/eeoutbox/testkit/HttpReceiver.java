@@ -78,7 +78,16 @@ public final class HttpReceiver implements AutoCloseable {
 
         /** Answers every request with {@code status}. */
         static Responder always(int status) {
-            return request -> status;
+            return new Fixed(status);
+        }
+    }
+
+    /** A responder that needs no request: the receiver then builds none unless it records. */
+    private record Fixed(int status) implements Responder {
+
+        @Override
+        public int status(ReceivedRequest request) {
+            return status;
         }
     }
 
@@ -102,7 +111,7 @@ public final class HttpReceiver implements AutoCloseable {
         private String name = "http-receiver";
         private boolean recording = true;
         private Responder responder = Responder.always(200);
-        private Consumer<ReceivedRequest> onAccepted = request -> { };
+        private Consumer<ReceivedRequest> onAccepted; // null for none
         private Duration latency = Duration.ZERO;
         private final Map<String, Handler> routes = new LinkedHashMap<>();
 
@@ -481,27 +490,36 @@ public final class HttpReceiver implements AutoCloseable {
     private void handle(HttpExchange exchange) {
         boolean answerLater = false;
         try {
-            String body;
+            byte[] body;
             try (InputStream in = exchange.getRequestBody()) {
-                body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                body = in.readAllBytes();
             }
             received.incrementAndGet();
             String path = exchange.getRequestURI().getPath();
             Handler route = down ? null : route(path);
-            ReceivedRequest request = request(exchange, path, body, ReceivedRequest.ROUTED);
             if (route != null) {
-                record(request);
+                record(request(exchange, path, body, ReceivedRequest.ROUTED));
                 route.handle(exchange);
                 return;
             }
             int status = down ? 503 : statusByPath.getOrDefault(path, -1);
-            if (status == -1) {
-                status = responder.status(request);
+            ReceivedRequest request = null; // built only when someone reads it (load tests)
+            Responder current = responder;
+            if (status == -1 && current instanceof Fixed fixed) {
+                status = fixed.status();
+            } else if (status == -1) {
+                request = request(exchange, path, body, ReceivedRequest.ROUTED);
+                status = current.status(request);
             }
-            request = request.withStatus(status);
-            record(request);
-            if (status / 100 == 2) {
-                onAccepted.accept(request);
+            boolean ok = status / 100 == 2;
+            if (recording || (ok && onAccepted != null)) {
+                request = request == null ? request(exchange, path, body, status) : request.withStatus(status);
+                record(request);
+                if (ok && onAccepted != null) {
+                    onAccepted.accept(request);
+                }
+            }
+            if (ok) {
                 accepted.incrementAndGet();
             }
             Duration delay = latency;
@@ -535,7 +553,7 @@ public final class HttpReceiver implements AutoCloseable {
         return best == null ? null : routes.get(best);
     }
 
-    private static ReceivedRequest request(HttpExchange exchange, String path, String body, int status) {
+    private static ReceivedRequest request(HttpExchange exchange, String path, byte[] body, int status) {
         Map<String, List<String>> headers = new HashMap<>();
         exchange.getRequestHeaders().forEach((header, values) ->
                 headers.merge(header.toLowerCase(Locale.ROOT), List.copyOf(values), (a, b) -> {
@@ -544,7 +562,7 @@ public final class HttpReceiver implements AutoCloseable {
                     return List.copyOf(both);
                 }));
         return new ReceivedRequest(exchange.getRequestMethod(), path, exchange.getRequestURI().getRawQuery(),
-                headers, body, status, Instant.now());
+                headers, new String(body, StandardCharsets.UTF_8), status, Instant.now());
     }
 
     private void record(ReceivedRequest request) {
