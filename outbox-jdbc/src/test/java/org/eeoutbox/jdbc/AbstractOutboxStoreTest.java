@@ -632,15 +632,7 @@ abstract class AbstractOutboxStoreTest {
     }
 
     private int drainUntilNothingPending(OutboxProcessor processor) {
-        AtomicInteger processed = new AtomicInteger();
-        Await.until(Duration.ofMinutes(3), Duration.ofMillis(1), () -> {
-            if (database.queryForLong("SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'") == 0) {
-                return true;
-            }
-            processed.addAndGet(processor.drain());
-            return false;
-        }, () -> "entries still pending after 3 minutes");
-        return processed.get();
+        return Await.drained(database, processor::drain, Duration.ofMinutes(3));
     }
 
     private Set<UUID> publishMany(int count, String deliveryType) {

@@ -2,6 +2,8 @@ package org.eeoutbox.testkit;
 
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
@@ -31,5 +33,24 @@ public final class Await {
         } catch (ConditionTimeoutException e) {
             throw new AssertionError(failure.get(), e);
         }
+    }
+
+    /**
+     * Calls {@code drain} (such as an {@code OutboxProcessor}'s) until no row of table
+     * {@code outbox} in {@code database} is {@code PENDING}, checking before each call.
+     *
+     * @return the sum of what the calls of {@code drain} returned
+     * @throws AssertionError if rows were still pending after {@code timeout}
+     */
+    public static int drained(TestDatabase database, IntSupplier drain, Duration timeout) {
+        AtomicInteger processed = new AtomicInteger();
+        until(timeout, Duration.ofMillis(1), () -> {
+            if (database.queryForLong("SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'") == 0) {
+                return true;
+            }
+            processed.addAndGet(drain.getAsInt());
+            return false;
+        }, () -> "entries still pending after " + timeout);
+        return processed.get();
     }
 }

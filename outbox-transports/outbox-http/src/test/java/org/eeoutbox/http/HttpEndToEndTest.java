@@ -1,6 +1,5 @@
 package org.eeoutbox.http;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,6 +25,7 @@ import org.eeoutbox.engine.StoreOutboxPublisher;
 import org.eeoutbox.jdbc.DataSourceTransactions;
 import org.eeoutbox.jdbc.DatabaseCheck;
 import org.eeoutbox.jdbc.JdbcOutboxStore;
+import org.eeoutbox.testkit.Await;
 import org.eeoutbox.testkit.HttpReceiver;
 import org.eeoutbox.testkit.ReceivedRequest;
 import org.eeoutbox.testkit.TestDatabase;
@@ -73,11 +73,7 @@ class HttpEndToEndTest {
                             .withRetryPolicy(new RetryPolicy(50, Duration.ZERO, 1.0, Duration.ZERO, 0.0)),
                     new OutboxListener() { }, executor, Clock.systemUTC());
 
-            await("entries still pending").atMost(Duration.ofMinutes(4)).pollInSameThread()
-                    .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).until(() -> {
-                        processor.drain();
-                        return database.queryForLong("SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'") == 0;
-                    });
+            Await.drained(database, processor::drain, Duration.ofMinutes(4));
 
             int requests = 0;
             ReceivedRequest request;
