@@ -17,6 +17,7 @@ import java.util.logging.Level;
 import java.util.logging.LogManager;
 import java.util.logging.Logger;
 import java.util.logging.SimpleFormatter;
+import org.eeoutbox.testkit.HttpReceiver;
 
 /**
  * The driver behind {@code ./demo}: starts a database, a Kafka broker, a webhook receiver, a
@@ -195,7 +196,7 @@ public final class Demo {
     }
 
     /** Stops the webhook receiver once a quarter of the orders are placed, and starts it again. */
-    private Thread startChaos(WebhookReceiver receiver) {
+    private Thread startChaos(HttpReceiver receiver) {
         Thread chaos = new Thread(() -> {
             try {
                 int trigger = Math.max(1, options.orders() / 4);

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.eeoutbox.testkit.HttpReceiver;
 
 /**
  * What the demo shows about a run: the progress line while orders are placed and delivered
@@ -46,7 +47,7 @@ final class DemoReport {
      * Returns the progress line of orders placed by {@code clients} since {@code start} (a
      * {@link System#nanoTime()}); {@code receiver} shows when the webhook receiver is down.
      */
-    Progress progress(long start, OrderClients clients, WebhookReceiver receiver) {
+    Progress progress(long start, OrderClients clients, HttpReceiver receiver) {
         return new Progress(start, clients, receiver);
     }
 
@@ -55,13 +56,13 @@ final class DemoReport {
 
         private final long start;
         private final OrderClients clients;
-        private final WebhookReceiver receiver;
+        private final HttpReceiver receiver;
         private final long[] sampleNanos = new long[6];
         private final long[] samplePlaced = new long[6];
         private final long[] sampleDelivered = new long[6];
         private int samples;
 
-        private Progress(long start, OrderClients clients, WebhookReceiver receiver) {
+        private Progress(long start, OrderClients clients, HttpReceiver receiver) {
             this.start = start;
             this.clients = clients;
             this.receiver = receiver;

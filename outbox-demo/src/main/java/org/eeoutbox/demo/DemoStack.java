@@ -1,16 +1,14 @@
 package org.eeoutbox.demo;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.stream.Stream;
+import org.eeoutbox.testkit.Dirs;
+import org.eeoutbox.testkit.HttpReceiver;
 import org.eeoutbox.testkit.KafkaBroker;
 
 /**
@@ -39,7 +37,7 @@ final class DemoStack implements AutoCloseable {
     private final Deque<Step> running = new ArrayDeque<>();
 
     private volatile DemoDatabase database;
-    private volatile WebhookReceiver receiver;
+    private volatile HttpReceiver receiver;
     private volatile KafkaBroker broker;
     private volatile KafkaReceiver kafkaReceiver;
     private volatile PayaraMicro payara;
@@ -75,7 +73,7 @@ final class DemoStack implements AutoCloseable {
         databaseThread.setDaemon(true);
         databaseThread.start();
 
-        receiver = new WebhookReceiver(ServiceSettings.WEBHOOK_PATH, http);
+        receiver = Webhooks.receiver(ServiceSettings.WEBHOOK_PATH, http);
         started("the webhook receiver", receiver::close);
         broker = KafkaBroker.start();
         started("the Kafka broker", broker::close);
@@ -97,7 +95,7 @@ final class DemoStack implements AutoCloseable {
         console.line("  kafka      " + (broker.isExternal() ? "external broker at " : "in-JVM KRaft broker at ")
                 + broker.bootstrapServers() + ", topic " + topic
                 + " with 3 partitions, and a consumer (" + Console.seconds(kafkaReady - start) + ")");
-        console.line("  webhooks   receiver at " + receiver.url());
+        console.line("  webhooks   receiver at " + receiver.url(ServiceSettings.WEBHOOK_PATH));
     }
 
     /**
@@ -109,19 +107,19 @@ final class DemoStack implements AutoCloseable {
      */
     void startPayara(Path payaraJar, Path war, String version) throws DemoException, IOException, InterruptedException {
         Path systemProperties = PayaraMicro.writeSystemProperties(
-                ServiceSettings.of(database, receiver.baseUrl(), broker.bootstrapServers(), topic),
+                ServiceSettings.of(database, receiver.url(), broker.bootstrapServers(), topic),
                 work.resolve("payara-system.properties"),
                 "./demo: Payara Micro --systemproperties (holds a database password)");
         Path payaraLog = work.resolve("payara.log");
         Path payaraTmp = work.resolve("payara-tmp");
-        deleteRecursively(payaraTmp);
+        Dirs.deleteRecursivelyQuietly(payaraTmp);
         console.line("  payara     starting Payara Micro " + version + " with outbox-example.war (log: "
                 + Demo.relative(payaraLog) + ")");
         long start = System.nanoTime();
         payara = PayaraMicro.start(payaraJar, war, systemProperties, payaraLog, payaraTmp);
         started("Payara Micro", () -> {
             payara.close();
-            deleteRecursively(payaraTmp);
+            Dirs.deleteRecursivelyQuietly(payaraTmp);
         });
         payara.awaitReady(PAYARA_START_TIMEOUT);
         payaraNanos = System.nanoTime() - start;
@@ -134,7 +132,7 @@ final class DemoStack implements AutoCloseable {
     }
 
     /** The webhook receiver, or null before {@link #startInfrastructure}. */
-    WebhookReceiver receiver() {
+    HttpReceiver receiver() {
         return receiver;
     }
 
@@ -195,17 +193,6 @@ final class DemoStack implements AutoCloseable {
             root = root.getCause();
         }
         return e == root ? String.valueOf(e.getMessage()) : e.getMessage() + ": " + root;
-    }
-
-    private static void deleteRecursively(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException | UncheckedIOException e) {
-            // Best effort: it is below target/.
-        }
     }
 
     /** Stops one thing the demo started. */

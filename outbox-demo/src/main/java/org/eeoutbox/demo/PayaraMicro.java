@@ -3,10 +3,7 @@ package org.eeoutbox.demo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.ConnectException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,6 +19,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import org.eeoutbox.testkit.Ports;
 
 /**
  * Payara Micro running the example WAR as a child process, its output in a log file:
@@ -52,7 +50,7 @@ public final class PayaraMicro implements AutoCloseable {
      */
     public static PayaraMicro start(Path jar, Path war, Path systemProperties, Path log, Path tmp)
             throws IOException {
-        return start(jar, war, systemProperties, log, tmp, freePort());
+        return start(jar, war, systemProperties, log, tmp, Ports.free());
     }
 
     /** Starts Payara Micro as {@link #start(Path, Path, Path, Path, Path)} does, on HTTP port {@code port}. */
@@ -242,14 +240,5 @@ public final class PayaraMicro implements AutoCloseable {
             }
         }
         return errors.isEmpty() ? "" : ":\n" + String.join("\n", errors);
-    }
-
-    /** Returns a free loopback port, for example to start Payara Micro again on the port it had. */
-    public static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -1,15 +1,12 @@
 package org.eeoutbox.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
@@ -48,6 +45,7 @@ import org.eeoutbox.engine.PurgerSettings;
 import org.eeoutbox.engine.StoreOutboxPublisher;
 import org.eeoutbox.spi.OutboxStats;
 import org.eeoutbox.spi.TransactionRunner;
+import org.eeoutbox.testkit.Await;
 import org.eeoutbox.testkit.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -78,6 +76,9 @@ abstract class AbstractOutboxStoreTest {
 
     /** Returns a statement that sets a non-UTC session time zone for the current transaction. */
     protected abstract String nonUtcSessionZoneSql();
+
+    /** Returns a query counting the sessions that wait for a row or key lock right now. */
+    protected abstract String lockWaitsSql();
 
     @BeforeAll
     final void createSchema() throws SQLException {
@@ -476,7 +477,9 @@ abstract class AbstractOutboxStoreTest {
             UUID id = publisher.publish(message, new TestDelivery("http"));
             firstInserted.countDown();
             await(secondStarted);
-            sleep(300); // let the second insert reach the key's lock before this commits
+            // Commit only once the second insert waits for the key's lock: the race this is about.
+            Await.until(Duration.ofSeconds(30), Duration.ofMillis(10), () -> database.queryForLong(lockWaitsSql()) > 0,
+                    () -> "the second insert never waited for the lock of the first one's key");
             return id;
         }), executor);
         assertTrue(firstInserted.await(30, TimeUnit.SECONDS));
@@ -629,13 +632,7 @@ abstract class AbstractOutboxStoreTest {
     }
 
     private int drainUntilNothingPending(OutboxProcessor processor) {
-        int processed = 0;
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-        while (database.queryForLong("SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'") > 0) {
-            assertTrue(System.nanoTime() - deadline < 0, "entries still pending after 3 minutes");
-            processed += processor.drain();
-        }
-        return processed;
+        return Await.drained(database, processor::drain, Duration.ofMinutes(3));
     }
 
     private Set<UUID> publishMany(int count, String deliveryType) {
@@ -722,15 +719,6 @@ abstract class AbstractOutboxStoreTest {
     private static void await(CountDownLatch latch) {
         try {
             assertTrue(latch.await(30, TimeUnit.SECONDS));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

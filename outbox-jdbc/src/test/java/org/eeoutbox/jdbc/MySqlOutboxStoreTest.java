@@ -17,4 +17,9 @@ class MySqlOutboxStoreTest extends AbstractOutboxStoreTest {
         // Session-scoped on MySQL; harmless for the pooled connection since DATETIME ignores it.
         return "SET time_zone = '-08:00'";
     }
+
+    @Override
+    protected String lockWaitsSql() {
+        return "SELECT COUNT(*) FROM information_schema.innodb_trx WHERE trx_state = 'LOCK WAIT'";
+    }
 }

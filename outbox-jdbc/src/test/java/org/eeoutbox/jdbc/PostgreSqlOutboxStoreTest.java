@@ -24,6 +24,11 @@ class PostgreSqlOutboxStoreTest extends AbstractOutboxStoreTest {
         return "SET LOCAL TIME ZONE 'America/Los_Angeles'";
     }
 
+    @Override
+    protected String lockWaitsSql() {
+        return "SELECT COUNT(*) FROM pg_locks WHERE NOT granted";
+    }
+
     @Test
     void theMigrationVacuumsTheTableAfterAFixedNumberOfChangedRows() throws SQLException {
         try (Connection connection = database().dataSource().getConnection();

@@ -14,9 +14,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.eeoutbox.demo.Demo;
 import org.eeoutbox.demo.OrderClients;
 import org.eeoutbox.demo.PayaraMicro;
-import org.eeoutbox.demo.WebhookReceiver;
+import org.eeoutbox.demo.Webhooks;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -95,11 +96,11 @@ class FaultsIT {
             List<OrderClients> clients = run.placeOrders(orders, CLIENT_THREADS);
             Run.awaitPlaced(clients, orders / 4);
             rig.broker.stop();
-            run.receivers.forEach(receiver -> receiver.respondWith(body -> 503));
+            run.receivers.forEach(receiver -> receiver.down(true));
             TimeUnit.NANOSECONDS.sleep(OUTAGE.toNanos());
             long pending = run.statuses().getOrDefault("PENDING", 0L);
             rig.broker.restart();
-            run.receivers.forEach(receiver -> receiver.respondWith(WebhookReceiver.Responder.ACCEPT));
+            run.receivers.forEach(receiver -> receiver.down(false));
             long faultEnd = System.nanoTime();
             Run.join(clients);
             long loadEnd = System.nanoTime();
@@ -156,7 +157,8 @@ class FaultsIT {
     void poisonMessageFailsWithoutDelayingTheOthers() throws Exception {
         int orders = rig.scaled(1_000, 100);
         try (Run run = new Run(rig, "poison-message", 1)) {
-            run.receivers.get(0).respondWith(body -> body.contains("\"customer\":\"poison\"") ? 400 : 204);
+            run.receivers.get(0).respondWith(Webhooks.onlyAt(Demo.WEBHOOK_PATH,
+                    request -> request.body().contains("\"customer\":\"poison\"") ? 400 : 204));
             run.startAndAwait(0);
             List<OrderClients> clients = run.placeOrders(orders, CLIENT_THREADS);
             Run.awaitPlaced(clients, orders / 5);

@@ -9,14 +9,14 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.eeoutbox.demo.DemoDatabase;
 import org.eeoutbox.demo.PayaraMicro;
+import org.eeoutbox.testkit.Dirs;
 import org.eeoutbox.testkit.KafkaBroker;
+import org.eeoutbox.testkit.Ports;
 
 /**
  * What every reliability test of the JVM shares, started once: a restartable embedded PostgreSQL
@@ -56,10 +56,10 @@ final class Rig {
                 throw new IllegalStateException(required + " is missing: build with mvn verify -Preliability");
             }
         }
-        deleteRecursively(work);
+        Dirs.deleteRecursively(work);
         Files.createDirectories(work);
         Path binaries = Path.of(System.getProperty("user.home"), ".cache", "eeoutbox", "embedded-pg");
-        postgres = new RestartablePostgres(work.resolve("postgres"), binaries, PayaraMicro.freePort());
+        postgres = new RestartablePostgres(work.resolve("postgres"), binaries, Ports.free());
         Runtime.getRuntime().addShutdownHook(new Thread(this::stopAll, "reliability-stop"));
         postgres.start();
         String server = "jdbc:postgresql://127.0.0.1:" + postgres.port() + "/";
@@ -139,17 +139,6 @@ final class Rig {
             postgres.stop();
         } catch (IOException e) {
             System.out.println("reliability: could not stop PostgreSQL: " + e);
-        }
-    }
-
-    static void deleteRecursively(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
         }
     }
 }

@@ -1,5 +1,6 @@
 package org.eeoutbox.reliability;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,14 +19,16 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import org.eeoutbox.demo.Demo;
 import org.eeoutbox.demo.DemoException;
 import org.eeoutbox.demo.KafkaReceiver;
 import org.eeoutbox.demo.OrderClients;
 import org.eeoutbox.demo.PayaraMicro;
 import org.eeoutbox.demo.Tally;
-import org.eeoutbox.demo.WebhookReceiver;
+import org.eeoutbox.demo.Webhooks;
+import org.eeoutbox.testkit.Await;
+import org.eeoutbox.testkit.HttpReceiver;
+import org.eeoutbox.testkit.Ports;
 
 /**
  * One scenario's run of the example order service: empty tables, a topic of its own, a webhook
@@ -49,7 +52,7 @@ final class Run implements AutoCloseable {
     final Path dir;
     final Tally http = new Tally();
     final Tally kafka = new Tally();
-    final List<WebhookReceiver> receivers = new ArrayList<>();
+    final List<HttpReceiver> receivers = new ArrayList<>();
     final List<PayaraMicro> instances = new ArrayList<>();
     private final List<Map<String, String>> settings = new ArrayList<>();
     private final List<Integer> starts = new ArrayList<>();
@@ -66,9 +69,9 @@ final class Run implements AutoCloseable {
         rig.broker.createTopic(topic, 3);
         kafkaReceiver = new KafkaReceiver(rig.broker.bootstrapServers(), topic, kafka);
         for (int i = 0; i < instanceCount; i++) {
-            WebhookReceiver receiver = new WebhookReceiver(Demo.WEBHOOK_PATH, http);
+            HttpReceiver receiver = Webhooks.receiver(Demo.WEBHOOK_PATH, http);
             receivers.add(receiver);
-            Map<String, String> instanceSettings = Demo.serviceSettings(rig.database, receiver.baseUrl(),
+            Map<String, String> instanceSettings = Demo.serviceSettings(rig.database, receiver.url(),
                     rig.broker.bootstrapServers(), topic);
             // Outages of 30 s and more must not spend the retry budget (1 s doubling to 5 s).
             instanceSettings.put("outbox.processor.max-retries", "1000");
@@ -87,7 +90,7 @@ final class Run implements AutoCloseable {
     PayaraMicro start(int i) throws IOException {
         int start = starts.get(i) + 1;
         starts.set(i, start);
-        int port = instances.get(i) == null ? PayaraMicro.freePort() : instances.get(i).port();
+        int port = instances.get(i) == null ? Ports.free() : instances.get(i).port();
         PayaraMicro payara = rig.startPayara(dir, "instance-" + (i + 1) + "-start-" + start, settings.get(i), port);
         instances.set(i, payara);
         return payara;
@@ -124,19 +127,15 @@ final class Run implements AutoCloseable {
      *
      * @param failed how many rows are expected to end FAILED
      */
-    long awaitDrained(long failed) throws InterruptedException, SQLException {
-        long deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
+    long awaitDrained(long failed) {
+        Await.until(DRAIN_TIMEOUT, Duration.ofMillis(200), () -> {
             Map<String, Long> statuses = statuses();
             long published = statuses.values().stream().mapToLong(Long::longValue).sum();
-            if (statuses.getOrDefault("PENDING", 0L) == 0 && published > 0
-                    && http.outboxIds().size() + kafka.outboxIds().size() + failed >= published) {
-                return System.nanoTime();
-            }
-            TimeUnit.MILLISECONDS.sleep(200);
-        }
-        throw new AssertionError(name + ": not drained within " + DRAIN_TIMEOUT.toMinutes() + " min: outbox "
-                + statuses() + ", http " + http.outboxIds().size() + ", kafka " + kafka.outboxIds().size());
+            return statuses.getOrDefault("PENDING", 0L) == 0 && published > 0
+                    && http.outboxIds().size() + kafka.outboxIds().size() + failed >= published;
+        }, () -> name + ": not drained within " + DRAIN_TIMEOUT.toMinutes() + " min: outbox " + statuses()
+                + ", http " + http.outboxIds().size() + ", kafka " + kafka.outboxIds().size());
+        return System.nanoTime();
     }
 
     /**
@@ -188,10 +187,10 @@ final class Run implements AutoCloseable {
     }
 
     /** Waits until the clients placed at least {@code count} orders (or finished). */
-    static void awaitPlaced(List<OrderClients> clients, int count) throws InterruptedException {
-        while (placed(clients) < count && !clients.stream().allMatch(OrderClients::done)) {
-            TimeUnit.MILLISECONDS.sleep(20);
-        }
+    static void awaitPlaced(List<OrderClients> clients, int count) {
+        // No time limit: the clients finish in any case.
+        await().forever().pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
+                .until(() -> placed(clients) >= count || clients.stream().allMatch(OrderClients::done));
     }
 
     /** Waits until every client thread finished. */
@@ -226,7 +225,7 @@ final class Run implements AutoCloseable {
             }
         }
         kafkaReceiver.close();
-        receivers.forEach(WebhookReceiver::close);
+        receivers.forEach(HttpReceiver::close);
     }
 
     /** A scenario's figures. */

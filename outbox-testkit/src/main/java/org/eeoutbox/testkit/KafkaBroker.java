@@ -5,14 +5,10 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -112,7 +108,7 @@ public final class KafkaBroker implements AutoCloseable {
         try {
             Path tmp = Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir")));
             logDir = Files.createTempDirectory(tmp, "kafka-broker-");
-            int[] ports = freePorts(2);
+            int[] ports = Ports.free(2);
             Map<String, String> config = config(ports[0], ports[1], logDir);
             format(config, logDir);
             KafkaBroker broker = new KafkaBroker("127.0.0.1:" + ports[0], config, logDir);
@@ -126,9 +122,9 @@ public final class KafkaBroker implements AutoCloseable {
             LOG.log(System.Logger.Level.INFO, "Kafka broker ready in {0} ms on {1} (log dir {2})",
                     (System.nanoTime() - startNanos) / 1_000_000, broker.bootstrapServers, logDir);
             return broker;
-        } catch (IOException e) {
+        } catch (IOException | UncheckedIOException e) {
             if (logDir != null) {
-                deleteRecursively(logDir);
+                Dirs.deleteRecursivelyQuietly(logDir);
             }
             throw new IllegalStateException("Cannot start the embedded Kafka broker", e);
         }
@@ -214,7 +210,7 @@ public final class KafkaBroker implements AutoCloseable {
         try {
             stopServer();
         } finally {
-            deleteRecursively(logDir);
+            Dirs.deleteRecursivelyQuietly(logDir);
             try {
                 Runtime.getRuntime().removeShutdownHook(shutdownHook);
             } catch (IllegalStateException | SecurityException e) {
@@ -387,53 +383,11 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    /** Returns {@code count} distinct free loopback ports, all held open together while choosing. */
-    private static int[] freePorts(int count) throws IOException {
-        ServerSocket[] sockets = new ServerSocket[count];
-        try {
-            int[] ports = new int[count];
-            for (int i = 0; i < count; i++) {
-                sockets[i] = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-                ports[i] = sockets[i].getLocalPort();
-            }
-            return ports;
-        } finally {
-            for (ServerSocket socket : sockets) {
-                if (socket != null) {
-                    socket.close();
-                }
-            }
-        }
-    }
-
     private static Optional<String> externalBootstrap() {
         String value = System.getProperty(BOOTSTRAP_PROPERTY);
         if (value == null || value.isBlank()) {
             value = System.getenv(BOOTSTRAP_ENV);
         }
         return Optional.ofNullable(value).map(String::strip).filter(v -> !v.isEmpty());
-    }
-
-    private static void deleteRecursively(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try {
-            Files.walkFileTree(root, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
-                    Files.deleteIfExists(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-                    Files.deleteIfExists(dir);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException | UncheckedIOException e) {
-            LOG.log(System.Logger.Level.WARNING, "Cannot delete the Kafka log directory " + root, e);
-        }
     }
 }

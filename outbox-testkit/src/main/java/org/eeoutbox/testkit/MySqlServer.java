@@ -3,9 +3,6 @@ package org.eeoutbox.testkit;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,10 +13,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * A private MySQL 8.0.15 server process with a throw-away data directory, running the binaries
@@ -84,7 +79,7 @@ final class MySqlServer implements AutoCloseable {
             long startNanos = System.nanoTime();
             initialize(baseDir, dataDir, workDir.resolve("initialize.log"));
             long initializedNanos = System.nanoTime();
-            int port = freePort();
+            int port = Ports.free();
             server = new MySqlServer(launch(baseDir, dataDir, workDir, port), workDir, port);
             server.awaitReady();
             server.createDatabase();
@@ -97,7 +92,7 @@ final class MySqlServer implements AutoCloseable {
             if (server != null) {
                 server.close();
             } else {
-                deleteRecursively(workDir);
+                Dirs.deleteRecursivelyQuietly(workDir);
             }
             throw e;
         }
@@ -117,7 +112,7 @@ final class MySqlServer implements AutoCloseable {
         process.destroyForcibly();
         try {
             if (process.waitFor(10, TimeUnit.SECONDS)) {
-                deleteRecursively(workDir);
+                Dirs.deleteRecursivelyQuietly(workDir);
                 return;
             }
         } catch (InterruptedException e) {
@@ -148,7 +143,7 @@ final class MySqlServer implements AutoCloseable {
             untar(partial);
             Files.move(partial, baseDir, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException | InterruptedException | RuntimeException e) {
-            deleteRecursively(partial);
+            Dirs.deleteRecursivelyQuietly(partial);
             if (!Files.isExecutable(baseDir.resolve("bin/mysqld"))) {
                 throw e;
             }
@@ -262,12 +257,6 @@ final class MySqlServer implements AutoCloseable {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
-    }
-
     /** Reads a log, replacing malformed bytes (it is only searched and shown). */
     private static String read(Path log) throws IOException {
         return new String(Files.readAllBytes(log), StandardCharsets.UTF_8);
@@ -279,20 +268,6 @@ final class MySqlServer implements AutoCloseable {
             return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
         } catch (IOException e) {
             return "(log unreadable: " + e + ")";
-        }
-    }
-
-    private static void deleteRecursively(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
-                try {
-                    Files.delete(path);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (IOException | UncheckedIOException e) {
-            LOG.log(System.Logger.Level.WARNING, "Could not delete " + dir, e);
         }
     }
 }

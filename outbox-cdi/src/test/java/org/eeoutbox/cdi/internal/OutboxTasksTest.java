@@ -121,7 +121,7 @@ class OutboxTasksTest {
 
     private static void await(CountDownLatch latch) {
         try {
-            latch.await(10, TimeUnit.SECONDS);
+            assertTrue(latch.await(10, TimeUnit.SECONDS), "not released within 10 s");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -35,6 +35,7 @@ public class SlowDeliverer implements MessageDeliverer {
 
     private volatile Duration pause = Duration.ZERO;
     private final AtomicInteger calls = new AtomicInteger();
+    private final AtomicInteger returned = new AtomicInteger();
 
     /** Sets how long each delivery takes from now on. */
     public void pause(Duration pause) {
@@ -46,6 +47,11 @@ public class SlowDeliverer implements MessageDeliverer {
         return calls.get();
     }
 
+    /** Returns how many deliveries returned their result (to the batch that called them). */
+    public int returned() {
+        return returned.get();
+    }
+
     @Override
     public String deliveryType() {
         return TYPE;
@@ -53,15 +59,17 @@ public class SlowDeliverer implements MessageDeliverer {
 
     @Override
     public DeliveryResult deliver(OutboxEntry entry) {
-        if (calls.incrementAndGet() == 1) {
-            return DeliveryResult.retriable("first attempt");
-        }
         try {
+            if (calls.incrementAndGet() == 1) {
+                return DeliveryResult.retriable("first attempt");
+            }
             Thread.sleep(pause.toMillis());
+            return DeliveryResult.delivered();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return DeliveryResult.retriable("interrupted");
+        } finally {
+            returned.incrementAndGet();
         }
-        return DeliveryResult.delivered();
     }
 }

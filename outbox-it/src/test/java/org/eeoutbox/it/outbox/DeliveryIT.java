@@ -1,5 +1,8 @@
 package org.eeoutbox.it.outbox;
 
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
@@ -25,10 +28,10 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.eeoutbox.it.app.TestApps;
-import org.eeoutbox.it.support.HttpReceiver;
 import org.eeoutbox.it.support.ItConfig;
 import org.eeoutbox.it.support.ItEnvironment;
-import org.eeoutbox.it.support.ReceivedRequest;
+import org.eeoutbox.testkit.HttpReceiver;
+import org.eeoutbox.testkit.ReceivedRequest;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -157,14 +160,10 @@ class DeliveryIT {
         place(prefix, 5, "http", "/metrics/" + prefix);
         ItEnvironment.receiver().await("/metrics/" + prefix, 5, PATIENCE);
 
-        String metrics = "";
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (System.nanoTime() < deadline && !metrics.contains("outbox_delivered_total")) {
-            metrics = get(URI.create(base.getProtocol() + "://" + base.getHost() + ":" + base.getPort()
-                    + "/metrics?scope=application"));
-            Thread.sleep(200);
-        }
-        return metrics;
+        URI metrics = URI.create(base.getProtocol() + "://" + base.getHost() + ":" + base.getPort()
+                + "/metrics?scope=application");
+        return await("the application metrics after deliveries").atMost(PATIENCE).pollInterval(Duration.ofMillis(200))
+                .until(() -> get(metrics), containsString("outbox_delivered_total"));
     }
 
     /** Returns the value of the first Prometheus sample of {@code name} (any tags). */
@@ -190,12 +189,9 @@ class DeliveryIT {
         return get(URI.create(base + "api/orders/" + orderId + "/outbox"));
     }
 
-    private void awaitState(String orderId, String status) throws Exception {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!state(orderId).startsWith(status)) {
-            assertTrue(System.nanoTime() < deadline, orderId + " never became " + status + ": " + state(orderId));
-            Thread.sleep(100);
-        }
+    private void awaitState(String orderId, String status) {
+        await("the outbox state of " + orderId).atMost(PATIENCE).pollInterval(Duration.ofMillis(100))
+                .until(() -> state(orderId), startsWith(status));
     }
 
     private static String get(URI uri) throws Exception {

@@ -1,11 +1,20 @@
 package org.eeoutbox.it.outbox;
 
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import javax.naming.InitialContext;
 import org.eeoutbox.cdi.internal.OutboxStartup;
 import org.eeoutbox.it.app.Orders;
 import org.eeoutbox.it.app.TestApps;
@@ -46,17 +55,33 @@ class LifecycleIT {
 
         String after = "after-stop-" + UUID.randomUUID();
         orders.place(after, "http", "/lifecycle");
-        Thread.sleep(2000);
+        // Time has passed for the outbox once the executors it used have run: 20 ticks of its
+        // 100 ms poll on the managed scheduled executor (more than 2 s on a slow server), and a task
+        // of the managed executor, where a wake-up of that commit would have run, submitted after it.
+        awaitExecutorsRan(20, Duration.ofMillis(100));
         assertEquals("PENDING 0 null", orders.outboxState(after).orElseThrow(),
                 "no poll and no wake-up ran after the stop");
         assertEquals(0, orders.otherOpenTransactions(), "no outbox connection holds a transaction");
     }
 
-    private void awaitStatus(String order, String status) throws Exception {
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (!orders.outboxState(order).orElse("").startsWith(status)) {
-            assertTrue(System.nanoTime() < deadline, order + " never became " + status);
-            Thread.sleep(50);
+    private void awaitStatus(String order, String status) {
+        await("the outbox state of " + order).atMost(Duration.ofSeconds(60)).pollInSameThread()
+                .pollInterval(Duration.ofMillis(50)).until(() -> orders.outboxState(order).orElse(""), startsWith(status));
+    }
+
+    /** Waits until the default managed scheduled executor ticked {@code ticks} times and the managed executor ran a task. */
+    private static void awaitExecutorsRan(int ticks, Duration interval) throws Exception {
+        ManagedScheduledExecutorService scheduled = InitialContext.doLookup("java:comp/DefaultManagedScheduledExecutorService");
+        ManagedExecutorService executor = InitialContext.doLookup("java:comp/DefaultManagedExecutorService");
+        CountDownLatch ticked = new CountDownLatch(ticks);
+        ScheduledFuture<?> ticking = scheduled.scheduleAtFixedRate(ticked::countDown, interval.toMillis(),
+                interval.toMillis(), TimeUnit.MILLISECONDS);
+        try {
+            assertTrue(ticked.await(60, TimeUnit.SECONDS), "the managed scheduled executor ticked "
+                    + (ticks - ticked.getCount()) + " of " + ticks + " times within 60 s");
+        } finally {
+            ticking.cancel(false);
         }
+        executor.submit(() -> { }).get(60, TimeUnit.SECONDS);
     }
 }

@@ -1,28 +1,22 @@
 package org.eeoutbox.it.outbox;
 
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import javax.sql.DataSource;
-import org.eeoutbox.OutboxMessage;
-import org.eeoutbox.OutboxPublisher;
-import org.eeoutbox.engine.StoreOutboxPublisher;
-import org.eeoutbox.http.HttpDelivery;
 import org.eeoutbox.it.app.OpenTransactions;
-import org.eeoutbox.it.app.Orders;
 import org.eeoutbox.it.app.TestApps;
-import org.eeoutbox.it.support.HttpReceiver;
+import org.eeoutbox.it.support.DirectPublisher;
 import org.eeoutbox.it.support.ItEnvironment;
-import org.eeoutbox.it.support.ReceivedRequest;
-import org.eeoutbox.jdbc.DataSourceTransactions;
-import org.eeoutbox.jdbc.DatabaseCheck;
-import org.eeoutbox.jdbc.JdbcOutboxStore;
+import org.eeoutbox.testkit.HttpReceiver;
+import org.eeoutbox.testkit.ReceivedRequest;
 import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -61,7 +55,7 @@ class RedeployIT {
         deployer.deploy(APP);
         deployer.undeploy(APP);
 
-        UUID id = publishDueEntry(database, key, path);
+        UUID id = DirectPublisher.publishDue(path, key);
         Thread.sleep(2000);
 
         assertEquals("PENDING 0", state(key), "no outbox task of the undeployed application ran");
@@ -80,16 +74,6 @@ class RedeployIT {
         }
     }
 
-    /** Publishes an entry due now, as a second application sharing the table would. */
-    private static UUID publishDueEntry(DataSource database, String key, String path) throws Exception {
-        DataSourceTransactions transactions = new DataSourceTransactions(database);
-        OutboxPublisher publisher = new StoreOutboxPublisher(new JdbcOutboxStore(transactions,
-                DatabaseCheck.forLocalTransactions(database, false)), 1 << 20, Clock.systemUTC());
-        return transactions.inNewTransaction(() -> publisher.publish(
-                new OutboxMessage("order.created", "{}").withDeduplicationKey(key),
-                HttpDelivery.to(Orders.RECEIVER).path(path).build()));
-    }
-
     /** Returns {@code status attempts} of the entry with the deduplication key. */
     private static String state(String key) {
         String where = " FROM outbox WHERE deduplication_key = '" + key + "'";
@@ -99,11 +83,8 @@ class RedeployIT {
         return (delivered == 1 ? "DELIVERED" : pending == 1 ? "PENDING" : "OTHER") + " " + attempts;
     }
 
-    private static void awaitState(String key, String expected) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!state(key).equals(expected)) {
-            assertTrue(System.nanoTime() < deadline, key + " never became " + expected + ": " + state(key));
-            Thread.sleep(100);
-        }
+    private static void awaitState(String key, String expected) {
+        await("the outbox state of " + key).atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                .until(() -> state(key), equalTo(expected));
     }
 }

@@ -1,7 +1,9 @@
 package org.eeoutbox.it.outbox;
 
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
+import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -63,9 +65,12 @@ class SchedulingIT {
         orders.place(order, SlowDeliverer.DELIVERY);
 
         // The first attempt fails at once (recorded); a poll makes the second, which takes twice
-        // the timeout: give its commit time to fail.
-        awaitCalls(2);
-        Thread.sleep(TRANSACTION_TIMEOUT.multipliedBy(3).toMillis());
+        // the timeout and so cannot commit. Once it returned, a further call proves that its batch
+        // ended and the timer claimed the entry again: had its outcome (delivered) been committed,
+        // or were its lock still held, no poll could claim it.
+        await("the second attempt's return").atMost(Duration.ofSeconds(60)).pollInSameThread()
+                .pollInterval(Duration.ofMillis(50)).until(slow::returned, greaterThanOrEqualTo(2));
+        awaitCalls(slow.calls() + 1);
         assertEquals("PENDING 1 first attempt", state(order),
                 "the second attempt outlived the transaction timeout, so its outcome was rolled back");
 
@@ -75,20 +80,14 @@ class SchedulingIT {
                 "only attempts whose batch committed in time count; the last error stays as history");
     }
 
-    private void awaitCalls(int calls) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (slow.calls() < calls) {
-            assertTrue(System.nanoTime() < deadline, "the slow deliverer was called " + slow.calls() + " times");
-            Thread.sleep(50);
-        }
+    private void awaitCalls(int calls) {
+        await("calls of the slow deliverer").atMost(Duration.ofSeconds(60)).pollInSameThread()
+                .pollInterval(Duration.ofMillis(50)).until(slow::calls, greaterThanOrEqualTo(calls));
     }
 
-    private void awaitState(String order, String status) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!state(order).startsWith(status)) {
-            assertTrue(System.nanoTime() < deadline, order + " never became " + status + ": " + state(order));
-            Thread.sleep(100);
-        }
+    private void awaitState(String order, String status) {
+        await("the outbox state of " + order).atMost(Duration.ofSeconds(60)).pollInSameThread()
+                .pollInterval(Duration.ofMillis(100)).until(() -> state(order), startsWith(status));
     }
 
     private String state(String order) throws Exception {

@@ -13,8 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.eeoutbox.it.app.TestApps;
+import org.eeoutbox.it.support.DirectPublisher;
 import org.eeoutbox.it.support.ItEnvironment;
-import org.eeoutbox.it.support.ReceivedRequest;
+import org.eeoutbox.testkit.ReceivedRequest;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -28,8 +29,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @RunAsClient
 class WakeUpIT {
 
+    /** Published before the deployment: with a one-minute poll, only the first poll (at startup) delivers it. */
+    private static final String FIRST_POLL = "/wake/first-poll-" + UUID.randomUUID();
+
     @Deployment
-    static WebArchive deployment() {
+    static WebArchive deployment() throws Exception {
+        // Arquillian builds the deployment before it deploys, and before any @BeforeAll method.
+        DirectPublisher.publishDue(FIRST_POLL, null);
         return TestApps.war("wake-up", Map.of("outbox.processor.interval", "60s"));
     }
 
@@ -38,9 +44,10 @@ class WakeUpIT {
 
     @Test
     void aCommittedPublishIsDeliveredWithinTwoSecondsDespiteAOneMinutePoll() throws Exception {
-        // Let the processor's first poll (at startup) pass, so only a wake-up can deliver, and warm
-        // the application up with a first order, so the measured one does not pay for cold code.
-        Thread.sleep(1000);
+        // Wait until the processor's first poll (at startup) delivered what was there before the
+        // deployment, so only a wake-up can deliver within the next minute, and warm the application
+        // up with a first order, so the measured one does not pay for cold code.
+        ItEnvironment.receiver().await(FIRST_POLL, 1, Duration.ofSeconds(60));
         placeAndAwait("/wake/warm-up-" + UUID.randomUUID(), Duration.ofSeconds(30));
 
         long start = System.nanoTime();

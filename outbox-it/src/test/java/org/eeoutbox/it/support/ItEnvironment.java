@@ -5,10 +5,11 @@ import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Stream;
+import org.eeoutbox.testkit.Dirs;
+import org.eeoutbox.testkit.HttpReceiver;
 import org.eeoutbox.testkit.KafkaBroker;
 import org.eeoutbox.testkit.TestDatabase;
 import org.eeoutbox.testkit.TestDatabases;
@@ -73,7 +74,7 @@ public final class ItEnvironment {
             CompletableFuture<TestDatabase> db = CompletableFuture.supplyAsync(
                     () -> "mysql".equals(name) ? TestDatabases.mysql() : TestDatabases.postgresql(),
                     runnable -> new Thread(runnable, "it-start-" + name).start());
-            receiver = HttpReceiver.start();
+            receiver = HttpReceiver.builder().name("it-http-receiver").start();
             kafka = KafkaBroker.start();
             kafka.createTopic(ItConfig.KAFKA_TOPIC, 1);
             database = db.join();
@@ -108,7 +109,7 @@ public final class ItEnvironment {
         }
         if (workDir != null) {
             Path dir = workDir;
-            quietly("the work directory", () -> deleteRecursively(dir));
+            quietly("the work directory", () -> Dirs.deleteRecursivelyQuietly(dir));
             quietly("the connector's deployment copies", ItEnvironment::deleteDeploymentCopies);
             workDir = null;
         }
@@ -173,7 +174,7 @@ public final class ItEnvironment {
     private static void deleteDeploymentCopies() {
         try (Stream<Path> dirs = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
             dirs.filter(dir -> dir.getFileName().toString().startsWith("arquillian-payara-micro"))
-                    .forEach(ItEnvironment::deleteRecursively);
+                    .forEach(Dirs::deleteRecursivelyQuietly);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -186,14 +187,6 @@ public final class ItEnvironment {
         } catch (RuntimeException | LinkageError e) {
             // LinkageError seen when the testkit jar in the local repository was reinstalled during the run.
             LOG.log(System.Logger.Level.WARNING, "Cannot stop " + what, e);
-        }
-    }
-
-    private static void deleteRecursively(Path root) {
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException e) {
-            LOG.log(System.Logger.Level.WARNING, "Cannot delete " + root, e);
         }
     }
 }

@@ -1,5 +1,8 @@
 package org.eeoutbox.it.support;
 
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
@@ -48,18 +51,15 @@ public final class ServerLog {
 
     /**
      * Waits until the log written after {@code mark} contains {@code text} (servers write their log
-     * asynchronously), or {@code patience} ran out.
+     * asynchronously).
      *
      * @return everything written after {@code mark} (the log rewritten from its start if it shrank)
+     * @throws org.awaitility.core.ConditionTimeoutException if {@code text} was not written within
+     *                                                       {@code patience}; the message shows the log
      */
-    public String awaitAfter(long mark, String text, Duration patience) throws InterruptedException {
-        long deadline = System.nanoTime() + patience.toNanos();
-        String written = after(mark);
-        while (!written.contains(text) && System.nanoTime() < deadline) {
-            Thread.sleep(200);
-            written = after(mark);
-        }
-        return written;
+    public String awaitAfter(long mark, String text, Duration patience) {
+        return await(this + " after mark " + mark).atMost(patience).pollInterval(Duration.ofMillis(200))
+                .until(() -> after(mark), containsString(text));
     }
 
     private String after(long mark) {

@@ -16,7 +16,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.eeoutbox.OutboxHeaders;
 import org.eeoutbox.OutboxMessage;
 import org.eeoutbox.RetryPolicy;
 import org.eeoutbox.engine.OutboxListener;
@@ -26,6 +25,9 @@ import org.eeoutbox.engine.StoreOutboxPublisher;
 import org.eeoutbox.jdbc.DataSourceTransactions;
 import org.eeoutbox.jdbc.DatabaseCheck;
 import org.eeoutbox.jdbc.JdbcOutboxStore;
+import org.eeoutbox.testkit.Await;
+import org.eeoutbox.testkit.HttpReceiver;
+import org.eeoutbox.testkit.ReceivedRequest;
 import org.eeoutbox.testkit.TestDatabase;
 import org.eeoutbox.testkit.TestDatabases;
 import org.junit.jupiter.api.Test;
@@ -47,16 +49,12 @@ class HttpEndToEndTest {
         ExecutorService executor = Executors.newFixedThreadPool(4);
         // A receiver failing 10 % of requests with 503 makes the retries part of the run.
         Map<String, Integer> accepted = new ConcurrentHashMap<>();
-        try (TestReceiver receiver = TestReceiver.http().on("/hooks", exchange -> {
-                 if (ThreadLocalRandom.current().nextInt(10) == 0) {
-                     TestReceiver.respond(exchange, 503, "");
-                 } else {
-                     accepted.merge(exchange.getRequestHeaders().getFirst(OutboxHeaders.OUTBOX_ID), 1, Integer::sum);
-                     TestReceiver.respond(exchange, 200, "");
-                 }
-             });
+        try (HttpReceiver receiver = HttpReceiver.builder()
+                     .respondWith(request -> ThreadLocalRandom.current().nextInt(10) == 0 ? 503 : 200)
+                     .onAccepted(request -> accepted.merge(request.outboxId(), 1, Integer::sum))
+                     .start();
              HttpMessageDeliverer http = new HttpMessageDeliverer(
-                     HttpServiceResolver.of(Map.of("receiver", receiver.baseUrl())), executor, Clock.systemUTC(),
+                     HttpServiceResolver.of(Map.of("receiver", receiver.uri())), executor, Clock.systemUTC(),
                      HttpDelivererSettings.DEFAULT)) {
             List<UUID> published = new ArrayList<>();
             for (int start = 0; start < MESSAGES; start += 100) {
@@ -75,18 +73,14 @@ class HttpEndToEndTest {
                             .withRetryPolicy(new RetryPolicy(50, Duration.ZERO, 1.0, Duration.ZERO, 0.0)),
                     new OutboxListener() { }, executor, Clock.systemUTC());
 
-            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(4);
-            while (database.queryForLong("SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'") > 0) {
-                assertTrue(System.nanoTime() < deadline, "entries still pending");
-                processor.drain();
-            }
+            Await.drained(database, processor::drain, Duration.ofMinutes(4));
 
             int requests = 0;
-            TestReceiver.Received request;
+            ReceivedRequest request;
             while ((request = receiver.poll()) != null) {
                 requests++;
-                assertEquals("/hooks/orders", request.uri().getPath());
-                assertEquals(List.of("application/json"), request.header("Content-Type"));
+                assertEquals("/hooks/orders", request.path());
+                assertEquals(List.of("application/json"), request.headers("Content-Type"));
             }
             assertEquals(published.stream().map(UUID::toString).collect(Collectors.toSet()), accepted.keySet(),
                     "every published id was accepted by the receiver, with the id publish returned");

@@ -1,7 +1,8 @@
 package org.eeoutbox.http;
 
-import static org.eeoutbox.http.TestReceiver.answer;
-import static org.eeoutbox.http.TestReceiver.respond;
+import static org.awaitility.Awaitility.await;
+import static org.eeoutbox.testkit.HttpReceiver.answer;
+import static org.eeoutbox.testkit.HttpReceiver.respond;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -15,8 +16,6 @@ import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.StringReader;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,6 +30,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -49,6 +49,9 @@ import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxHeaders;
 import org.eeoutbox.OutboxMessage;
 import org.eeoutbox.OutboxStatus;
+import org.eeoutbox.testkit.HttpReceiver;
+import org.eeoutbox.testkit.Ports;
+import org.eeoutbox.testkit.ReceivedRequest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -79,7 +82,7 @@ class HttpMessageDelivererTest {
     private final CountDownLatch release = new CountDownLatch(1);
     private final AtomicBoolean heldBodyFinished = new AtomicBoolean();
     private final AtomicInteger redirectTargetHits = new AtomicInteger();
-    private TestReceiver receiver;
+    private HttpReceiver receiver;
     private HttpServiceResolver resolver;
     private final List<HttpMessageDeliverer> deliverers = new ArrayList<>();
 
@@ -95,28 +98,29 @@ class HttpMessageDelivererTest {
 
     @BeforeEach
     void startReceiver() throws IOException {
-        receiver = TestReceiver.http()
-                .on("/ok", answer(200, "thanks"))
-                .on("/accepted", answer(202, ""))
-                .on("/fail", answer(500, "boom"))
-                .on("/busy-seconds", answer(429, "slow down", "Retry-After", "120"))
-                .on("/busy-date", answer(503, "maintenance", "Retry-After",
+        // Enough threads for every request a test holds open at once.
+        receiver = HttpReceiver.builder().threads(32)
+                .route("/ok", answer(200, "thanks"))
+                .route("/accepted", answer(202, ""))
+                .route("/fail", answer(500, "boom"))
+                .route("/busy-seconds", answer(429, "slow down", "Retry-After", "120"))
+                .route("/busy-date", answer(503, "maintenance", "Retry-After",
                         DateTimeFormatter.RFC_1123_DATE_TIME.format(NOW.plusSeconds(300).atOffset(ZoneOffset.UTC))))
-                .on("/busy-none", answer(429, ""))
-                .on("/request-timeout", answer(408, ""))
-                .on("/missing", answer(404, "no such hook"))
-                .on("/moved", exchange -> respond(exchange, 301, "", "Location", receiver.baseUrl() + "/target"))
-                .on("/target", exchange -> {
+                .route("/busy-none", answer(429, ""))
+                .route("/request-timeout", answer(408, ""))
+                .route("/missing", answer(404, "no such hook"))
+                .route("/moved", exchange -> respond(exchange, 301, "", "Location", receiver.url("/target")))
+                .route("/target", exchange -> {
                     redirectTargetHits.incrementAndGet();
                     respond(exchange, 200, "");
                 })
-                .on("/slow", exchange -> {
+                .route("/slow", exchange -> {
                     release.await(30, TimeUnit.SECONDS);
                     respond(exchange, 200, "");
                 })
-                .on("/huge-error", exchange -> streamBody(exchange, 500, 'x'))
-                .on("/huge-ok", exchange -> streamBody(exchange, 200, 'x'))
-                .on("/held-body", exchange -> {
+                .route("/huge-error", exchange -> streamBody(exchange, 500, 'x'))
+                .route("/huge-ok", exchange -> streamBody(exchange, 200, 'x'))
+                .route("/held-body", exchange -> {
                     exchange.sendResponseHeaders(500, TEN_MIB);
                     OutputStream out = exchange.getResponseBody();
                     out.write("y".repeat(4096).getBytes());
@@ -126,7 +130,7 @@ class HttpMessageDelivererTest {
                     out.close();
                     heldBodyFinished.set(true);
                 })
-                .on("/stalled-ok", exchange -> {
+                .route("/stalled-ok", exchange -> {
                     exchange.sendResponseHeaders(200, 0);
                     OutputStream out = exchange.getResponseBody();
                     out.write("partial".getBytes());
@@ -134,11 +138,12 @@ class HttpMessageDelivererTest {
                     release.await(30, TimeUnit.SECONDS);
                     out.close();
                 })
-                .on("/api", answer(200, ""));
+                .route("/api", answer(200, ""))
+                .start();
         resolver = HttpServiceResolver.of(Map.of(
-                "receiver", receiver.baseUrl(),
-                "api", URI.create(receiver.baseUrl() + "/api/"),
-                "refused", URI.create("http://127.0.0.1:" + closedPort())));
+                "receiver", receiver.uri(),
+                "api", URI.create(receiver.url("/api/")),
+                "refused", URI.create("http://127.0.0.1:" + Ports.free())));
     }
 
     @AfterEach
@@ -158,14 +163,14 @@ class HttpMessageDelivererTest {
 
         assertInstanceOf(Delivered.class, deliverer(SETTINGS).deliver(entry));
 
-        TestReceiver.Received request = receiver.next();
+        ReceivedRequest request = receiver.next();
         assertEquals("POST", request.method());
-        assertEquals("/ok?tenant=acme", request.uri().toString());
+        assertEquals("/ok?tenant=acme", request.target());
         assertEquals(PAYLOAD, request.body());
-        assertEquals(List.of("application/json"), request.header("Content-Type"));
-        assertEquals(List.of("acme"), request.header("X-Tenant"));
-        assertEquals(List.of("Bearer t0k3n"), request.header("Authorization"));
-        assertEquals(List.of(entry.id().toString()), request.header(OutboxHeaders.OUTBOX_ID));
+        assertEquals(List.of("application/json"), request.headers("Content-Type"));
+        assertEquals(List.of("acme"), request.headers("X-Tenant"));
+        assertEquals(List.of("Bearer t0k3n"), request.headers("Authorization"));
+        assertEquals(List.of(entry.id().toString()), request.headers(OutboxHeaders.OUTBOX_ID));
     }
 
     @Test
@@ -180,9 +185,9 @@ class HttpMessageDelivererTest {
                 .contentType("text/plain; charset=utf-8").build()));
         deliverer.deliver(entry(HttpDelivery.to("receiver").path("/ok").method(HttpMethod.PATCH).build()));
 
-        TestReceiver.Received put = receiver.next();
+        ReceivedRequest put = receiver.next();
         assertEquals("PUT", put.method());
-        assertEquals(List.of("text/plain; charset=utf-8"), put.header("Content-Type"));
+        assertEquals(List.of("text/plain; charset=utf-8"), put.headers("Content-Type"));
         assertEquals("PATCH", receiver.next().method());
     }
 
@@ -192,7 +197,7 @@ class HttpMessageDelivererTest {
 
         assertInstanceOf(Delivered.class, deliverer(SETTINGS).deliver(entry));
 
-        assertEquals(List.of(entry.id().toString()), receiver.next().header("x-outbox-id"));
+        assertEquals(List.of(entry.id().toString()), receiver.next().headers("x-outbox-id"));
     }
 
     @Test
@@ -201,8 +206,8 @@ class HttpMessageDelivererTest {
         assertInstanceOf(Delivered.class, deliverer.deliver(entry(HttpDelivery.to("api").path("/hooks/orders").build())));
         assertInstanceOf(Delivered.class, deliverer.deliver(entry(HttpDelivery.to("api").build())));
 
-        assertEquals("/api/hooks/orders", receiver.next().uri().getPath());
-        assertEquals("/api/", receiver.next().uri().getPath());
+        assertEquals("/api/hooks/orders", receiver.next().path());
+        assertEquals("/api/", receiver.next().path());
     }
 
     // ---- Statuses ----
@@ -251,7 +256,7 @@ class HttpMessageDelivererTest {
         PermanentFailure failure = assertInstanceOf(PermanentFailure.class, deliver("/moved"));
 
         assertTrue(failure.reason().startsWith("HTTP 301 from service 'receiver' (redirect to \""
-                + receiver.baseUrl() + "/target\" not followed)"), failure.reason());
+                + receiver.url("/target") + "\" not followed)"), failure.reason());
         assertEquals(0, redirectTargetHits.get());
     }
 
@@ -324,9 +329,9 @@ class HttpMessageDelivererTest {
 
     @Test
     void deliverWhenCertificateIsUntrustedIsPermanentAndSendsNothing() throws Exception {
-        try (TestReceiver tls = TestReceiver.https(TestTls.serverContext()).on("/ok", answer(200, ""))) {
+        try (HttpReceiver tls = HttpReceiver.builder().tls(TestTls.serverContext()).route("/ok", answer(200, "")).start()) {
             HttpMessageDeliverer deliverer = track(new HttpMessageDeliverer(
-                    HttpServiceResolver.of(Map.of("secure", tls.baseUrl())), clientExecutor, CLOCK, SETTINGS));
+                    HttpServiceResolver.of(Map.of("secure", tls.uri())), clientExecutor, CLOCK, SETTINGS));
 
             PermanentFailure failure = assertInstanceOf(PermanentFailure.class,
                     deliverer.deliver(entry(HttpDelivery.to("secure").path("/ok").build())));
@@ -339,13 +344,13 @@ class HttpMessageDelivererTest {
 
     @Test
     void deliverWithSslContextTrustingTheCertificateIsDelivered() throws Exception {
-        try (TestReceiver tls = TestReceiver.https(TestTls.serverContext()).on("/ok", answer(200, ""))) {
+        try (HttpReceiver tls = HttpReceiver.builder().tls(TestTls.serverContext()).route("/ok", answer(200, "")).start()) {
             HttpMessageDeliverer deliverer = track(new HttpMessageDeliverer(
-                    HttpServiceResolver.of(Map.of("secure", tls.baseUrl())), clientExecutor, CLOCK, SETTINGS,
+                    HttpServiceResolver.of(Map.of("secure", tls.uri())), clientExecutor, CLOCK, SETTINGS,
                     TestTls.trustingClientContext()));
 
             assertInstanceOf(Delivered.class, deliverer.deliver(entry(HttpDelivery.to("secure").path("/ok").build())));
-            assertEquals("/ok", tls.next().uri().getPath());
+            assertEquals("/ok", tls.next().path());
         }
     }
 
@@ -488,10 +493,10 @@ class HttpMessageDelivererTest {
                 results.stream().map(Object::getClass).toList());
         Map<String, String> requestById = new HashMap<>();
         for (int i = 0; i < 6; i++) {
-            TestReceiver.Received request = receiver.next();
+            ReceivedRequest request = receiver.next();
             assertNotNull(request, "request " + i);
-            requestById.put(request.headers().getFirst(OutboxHeaders.OUTBOX_ID),
-                    request.method() + " " + request.uri().getPath() + " " + request.headers().getFirst("X-Tenant"));
+            requestById.put(request.header(OutboxHeaders.OUTBOX_ID),
+                    request.method() + " " + request.path() + " " + request.header("X-Tenant"));
         }
         List<String> expected = List.of("POST /ok a", "POST /ok a", "PUT /accepted null", "POST /ok a", "",
                 "POST /ok a", "PUT /accepted null");
@@ -519,7 +524,7 @@ class HttpMessageDelivererTest {
         assertTrue(elapsed.compareTo(QUICK.attemptTimeout().plusSeconds(2)) < 0, "took " + elapsed);
         List<String> paths = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            paths.add(receiver.next().uri().getPath());
+            paths.add(receiver.next().path());
         }
         paths.sort(null);
         assertEquals(List.of("/ok", "/ok", "/slow"), paths);
@@ -534,7 +539,7 @@ class HttpMessageDelivererTest {
         AtomicInteger open = new AtomicInteger();
         AtomicInteger maxOpen = new AtomicInteger();
         CountDownLatch gate = new CountDownLatch(1);
-        receiver.on("/gated", exchange -> {
+        receiver.route("/gated", exchange -> {
             maxOpen.accumulateAndGet(open.incrementAndGet(), Math::max);
             try {
                 gate.await(30, TimeUnit.SECONDS);
@@ -545,7 +550,12 @@ class HttpMessageDelivererTest {
         });
         HttpMessageDeliverer deliverer = deliverer(SETTINGS.withMaxInFlight(cap));
 
-        ExecutorService callerThreads = Executors.newFixedThreadPool(callers);
+        List<Thread> callerList = new CopyOnWriteArrayList<>();
+        ExecutorService callerThreads = Executors.newFixedThreadPool(callers, runnable -> {
+            Thread thread = new Thread(runnable, "caller-" + callerList.size());
+            callerList.add(thread);
+            return thread;
+        });
         try {
             List<CompletableFuture<List<DeliveryResult>>> batches = new ArrayList<>();
             for (int c = 0; c < callers; c++) {
@@ -558,8 +568,11 @@ class HttpMessageDelivererTest {
             for (int i = 0; i < cap; i++) {
                 assertNotNull(receiver.next(), "request " + (i + 1) + " of the cap did not arrive");
             }
-            // The cap is reached and all its requests are held: no further request may arrive.
-            assertNull(receiver.next(300, TimeUnit.MILLISECONDS));
+            // The cap is reached and all its requests are held: once every caller waits for a
+            // permit, nothing else is on its way, and no further request may have arrived.
+            await().atMost(Duration.ofSeconds(10)).until(() -> callerList.size() == callers
+                    && callerList.stream().allMatch(HttpMessageDelivererTest::waitsForAPermit));
+            assertEquals(0, receiver.pending());
             assertEquals(cap, open.get());
             assertEquals(0, deliverer.availablePermits());
             gate.countDown();
@@ -652,15 +665,13 @@ class HttpMessageDelivererTest {
                 .remove(field).build().toString();
     }
 
-    private static int closedPort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+    /** Sends a 10 MiB body in 64 KiB chunks, as long as the client reads. */
+    /** Whether {@code thread} is parked in the deliverer's wait for an in-flight permit. */
+    private static boolean waitsForAPermit(Thread thread) {
+        return thread.getState() == Thread.State.TIMED_WAITING && Arrays.stream(thread.getStackTrace())
+                .anyMatch(frame -> frame.getMethodName().equals("acquirePermit"));
     }
 
-    /** Sends a 10 MiB body in 64 KiB chunks, as long as the client reads. */
     private static void streamBody(com.sun.net.httpserver.HttpExchange exchange, int status, char filler)
             throws IOException {
         byte[] chunk = new byte[64 * 1024];

@@ -1,7 +1,6 @@
 package org.eeoutbox.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -29,6 +28,7 @@ import org.eeoutbox.engine.StoreOutboxPublisher;
 import org.eeoutbox.jdbc.DataSourceTransactions;
 import org.eeoutbox.jdbc.DatabaseCheck;
 import org.eeoutbox.jdbc.JdbcOutboxStore;
+import org.eeoutbox.testkit.Await;
 import org.eeoutbox.testkit.KafkaBroker;
 import org.eeoutbox.testkit.TestDatabase;
 import org.eeoutbox.testkit.TestDatabases;
@@ -69,11 +69,7 @@ class KafkaEndToEndTest {
             OutboxProcessor processor = new OutboxProcessor(store, transactions, List.of(kafka),
                     ProcessorSettings.DEFAULT.withConcurrency(2), new OutboxListener() { }, executor, Clock.systemUTC());
 
-            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-            while (database.queryForLong("SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'") > 0) {
-                assertTrue(System.nanoTime() < deadline, "entries still pending");
-                processor.drain();
-            }
+            Await.drained(database, processor::drain, Duration.ofMinutes(3));
 
             Map<String, Integer> received = consumeAll(broker.bootstrapServers(), MESSAGES);
             assertEquals(published.stream().map(UUID::toString).collect(Collectors.toSet()), received.keySet(),
