@@ -13,7 +13,7 @@ import java.util.function.Predicate;
  *
  * <p>Not an {@code Instance} lookup: the outbox's beans are added by its extension, and Payara
  * does not let such beans see beans of the application's {@code WEB-INF/classes} (measured:
- * {@code Instance<MessageDeliverer>} found none). Filled by {@link OutboxExtension} during
+ * {@code Instance<MessageDeliverer>} found none). Filled by {@link org.eeoutbox.cdi.OutboxExtension} during
  * discovery, read after it. Thread-safe.
  */
 public final class ApplicationBeans {

@@ -17,7 +17,7 @@ import org.eeoutbox.engine.BatchReport;
  * {@code outbox.batch.duration}, and the gauges {@code outbox.pending},
  * {@code outbox.failed.current} and {@code outbox.oldest.pending.age.seconds}.
  *
- * <p>Registered by {@link OutboxExtension} only when the Metrics API is present (no other class
+ * <p>Registered by {@link org.eeoutbox.cdi.OutboxExtension} only when the Metrics API is present (no other class
  * references Metrics types, so the library deploys without it), and inert when
  * {@code outbox.metrics.enabled=false}. Counters observe the batch events fired after each commit,
  * so a rolled-back batch is never counted. Thread-safe.
