@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The scheduler's hand-over logic, with a trigger the test fires by hand. */
+/** The tasks's hand-over logic, with a trigger the test fires by hand. */
 class OutboxTasksTest {
 
     /** Records the ticks it is given; {@link #fire} calls them as a timer would. */
@@ -36,7 +36,7 @@ class OutboxTasksTest {
 
     private final ManualTrigger trigger = new ManualTrigger();
     private final ExecutorService worker = Executors.newCachedThreadPool();
-    private final OutboxTasks scheduler = new OutboxTasks(trigger, worker);
+    private final OutboxTasks tasks = new OutboxTasks(trigger, worker);
 
     @AfterEach
     void shutDown() {
@@ -47,8 +47,8 @@ class OutboxTasksTest {
     void aLongTaskDoesNotHoldUpTheOthers() throws InterruptedException {
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch otherRan = new CountDownLatch(1);
-        scheduler.every("drain", Duration.ZERO, Duration.ofSeconds(1), () -> await(release));
-        scheduler.every("stats", Duration.ZERO, Duration.ofSeconds(1), otherRan::countDown);
+        tasks.every("drain", Duration.ZERO, Duration.ofSeconds(1), () -> await(release));
+        tasks.every("stats", Duration.ZERO, Duration.ofSeconds(1), otherRan::countDown);
 
         trigger.fire(0);
         trigger.fire(1);
@@ -62,14 +62,14 @@ class OutboxTasksTest {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger runs = new AtomicInteger();
-        scheduler.every("drain", Duration.ZERO, Duration.ofSeconds(1), blocking(runs, started, release));
+        tasks.every("drain", Duration.ZERO, Duration.ofSeconds(1), blocking(runs, started, release));
 
         trigger.fire(0);
         assertTrue(started.await(5, TimeUnit.SECONDS));
         trigger.fire(0);
         trigger.fire(0);
         release.countDown();
-        assertTrue(scheduler.stop(Duration.ofSeconds(5)));
+        assertTrue(tasks.stop(Duration.ofSeconds(5)));
 
         assertEquals(1, runs.get(), "ticks during a run are skipped");
     }
@@ -94,17 +94,17 @@ class OutboxTasksTest {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger runs = new AtomicInteger();
-        scheduler.every("drain", Duration.ZERO, Duration.ofSeconds(1), blocking(runs, started, release));
+        tasks.every("drain", Duration.ZERO, Duration.ofSeconds(1), blocking(runs, started, release));
         trigger.fire(0);
         assertTrue(started.await(5, TimeUnit.SECONDS));
 
-        assertFalse(scheduler.stop(Duration.ofMillis(100)), "a task still runs");
+        assertFalse(tasks.stop(Duration.ofMillis(100)), "a task still runs");
         assertEquals(1, trigger.cancelled.get());
         release.countDown();
-        assertTrue(scheduler.stop(Duration.ofSeconds(5)));
+        assertTrue(tasks.stop(Duration.ofSeconds(5)));
 
         trigger.fire(0);
-        scheduler.now("wake-up", runs::incrementAndGet);
+        tasks.now("wake-up", runs::incrementAndGet);
         worker.shutdown();
         assertTrue(worker.awaitTermination(5, TimeUnit.SECONDS));
         assertEquals(1, runs.get(), "nothing runs after stop");
