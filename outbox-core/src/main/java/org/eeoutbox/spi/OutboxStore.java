@@ -21,7 +21,16 @@ public interface OutboxStore {
      * aborts the current transaction on a duplicate key (conflict-free insert forms); two
      * concurrent transactions inserting the same key end with one row.
      *
+     * <p>A key deduplicates one delivery: the entry holding it must have the same delivery type
+     * and the same delivery metadata (compared as JSON values) as {@code entry}, otherwise the
+     * insert fails loudly rather than dropping a delivery to another destination.
+     *
      * @return the id of the entry now holding the key: {@code entry.id()} if it was inserted
+     * @throws IllegalArgumentException if the key is held by an entry of another delivery type
+     *                                  or with other delivery metadata; the message names the
+     *                                  key, that entry's id and delivery type and the fix (a key
+     *                                  per destination). Nothing is written and the transaction
+     *                                  stays usable
      */
     UUID insert(OutboxEntry entry);
 

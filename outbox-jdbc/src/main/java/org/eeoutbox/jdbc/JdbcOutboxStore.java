@@ -30,7 +30,6 @@ import org.eeoutbox.spi.OutboxStoreException;
  */
 public final class JdbcOutboxStore implements OutboxStore {
 
-    private static final String FIND_BY_KEY_SQL = "SELECT id FROM outbox WHERE deduplication_key = ?";
     private static final String UPDATE_SQL = """
             UPDATE outbox
             SET status = ?, attempts = ?, next_attempt_at = ?, updated_at = ?, last_error = ?
@@ -39,12 +38,15 @@ public final class JdbcOutboxStore implements OutboxStore {
     private final ConnectionProvider connections;
     private final SqlDialect dialect;
     private final String findSql;
+    private final String findByKeySql;
     private final String statsSql;
 
     public JdbcOutboxStore(ConnectionProvider connections, SqlDialect dialect) {
         this.connections = Objects.requireNonNull(connections, "connections");
         this.dialect = Objects.requireNonNull(dialect, "dialect");
         this.findSql = "SELECT " + dialect.entryColumns() + " FROM outbox WHERE id = ?";
+        this.findByKeySql = "SELECT id, delivery_type, " + dialect.sameMetadata("delivery_metadata")
+                + " FROM outbox WHERE deduplication_key = ?";
         this.statsSql = """
                 SELECT (SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'),
                        (SELECT COUNT(*) FROM outbox WHERE status = 'FAILED'),
@@ -76,19 +78,37 @@ public final class JdbcOutboxStore implements OutboxStore {
             if (entry.deduplicationKey() == null || (inserted == 1 && dialect.insertCountProvesInsert())) {
                 return entry.id();
             }
-            return idHoldingKey(connection, entry.deduplicationKey());
+            return idHoldingKey(connection, entry);
         });
     }
 
-    private UUID idHoldingKey(Connection connection, String key) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(FIND_BY_KEY_SQL)) {
-            statement.setString(1, key);
+    /**
+     * The entry holding the key of {@code entry}, which must be bound for the same destination:
+     * a key deduplicates one delivery, so the same key for another delivery type or other
+     * metadata is a mistake the caller must hear about, not a delivery silently dropped.
+     */
+    private UUID idHoldingKey(Connection connection, OutboxEntry entry) throws SQLException {
+        String key = entry.deduplicationKey();
+        try (PreparedStatement statement = connection.prepareStatement(findByKeySql)) {
+            statement.setString(1, entry.deliveryMetadata());
+            statement.setString(2, key);
             try (ResultSet resultSet = statement.executeQuery()) {
                 if (!resultSet.next()) {
                     throw new SQLException("No outbox entry holds deduplication key '" + key
                             + "' although the insert reported a duplicate");
                 }
-                return dialect.getId(resultSet, 1);
+                UUID id = dialect.getId(resultSet, 1);
+                String deliveryType = resultSet.getString(2);
+                boolean sameMetadata = resultSet.getBoolean(3);
+                if (!id.equals(entry.id()) && !(deliveryType.equals(entry.deliveryType()) && sameMetadata)) {
+                    throw new IllegalArgumentException("Deduplication key '" + key + "' is already held by outbox entry "
+                            + id + " of delivery type '" + deliveryType + "'"
+                            + (deliveryType.equals(entry.deliveryType()) ? " with other delivery metadata" : "")
+                            + "; this '" + entry.deliveryType() + "' delivery was not written. A key deduplicates one"
+                            + " delivery, not one event: give each destination its own key, for example '" + key + ":"
+                            + entry.deliveryType() + "'");
+                }
+                return id;
             }
         }
     }

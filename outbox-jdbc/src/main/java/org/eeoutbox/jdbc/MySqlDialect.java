@@ -69,6 +69,12 @@ public final class MySqlDialect extends SqlDialect {
     }
 
     @Override
+    String sameMetadata(String column) {
+        // A JSON column is stored normalised; comparing with a JSON value compares values.
+        return "(" + column + " = CAST(? AS JSON))";
+    }
+
+    @Override
     boolean insertCountProvesInsert() {
         // Connector/J reports found rows, so a duplicate also counts 1: look the key up instead.
         return false;

@@ -57,6 +57,12 @@ public final class PostgreSqlDialect extends SqlDialect {
     }
 
     @Override
+    String sameMetadata(String column) {
+        // json keeps the text as written and has no equality operator; jsonb compares values.
+        return "(CAST(" + column + " AS jsonb) = CAST(? AS jsonb))";
+    }
+
+    @Override
     boolean insertCountProvesInsert() {
         return true;
     }

@@ -113,6 +113,13 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
      */
     abstract String insertSql();
 
+    /**
+     * Returns a boolean SQL expression: whether the JSON in {@code column} equals the JSON text
+     * of the one parameter it holds, compared as JSON values (key order and white space do not
+     * matter).
+     */
+    abstract String sameMetadata(String column);
+
     /** Whether an update count of 1 from {@link #insertSql()} proves the row was inserted. */
     abstract boolean insertCountProvesInsert();
 

@@ -469,6 +469,41 @@ abstract class AbstractOutboxStoreTest {
     }
 
     @Test
+    final void sameKeyForAnotherDeliveryTypeIsRejectedNamingTheKeyTheHolderAndTheFix() {
+        OutboxMessage message = new OutboxMessage("invoice.issued", "{}").withDeduplicationKey("invoice-42");
+        UUID webhook = tx(() -> publisher.publish(message, new TestDelivery("http")));
+
+        IllegalArgumentException e = tx(() -> {
+            IllegalArgumentException rejected = assertThrows(IllegalArgumentException.class,
+                    () -> publisher.publish(message, new TestDelivery("kafka")));
+            sqlInCurrentTransaction("INSERT INTO business_record (id) VALUES ('after-rejection')");
+            return rejected;
+        });
+
+        for (String part : List.of("'invoice-42'", webhook.toString(), "'http'", "'invoice-42:kafka'")) {
+            assertTrue(e.getMessage().contains(part), "'" + e.getMessage() + "' should name " + part);
+        }
+        assertEquals(1, database.queryForLong("SELECT COUNT(*) FROM outbox"));
+        assertEquals(1, database.queryForLong("SELECT COUNT(*) FROM business_record"), "the caller's transaction committed");
+    }
+
+    @Test
+    final void sameKeyWithOtherMetadataIsRejectedAndEqualJsonIsADuplicate() {
+        OutboxMessage message = new OutboxMessage("invoice.issued", "{}").withDeduplicationKey("invoice-43");
+        UUID first = tx(() -> publisher.publish(message, new TestDelivery("http", "{\"service\":\"billing\",\"n\":1}")));
+
+        UUID reordered = tx(() -> publisher.publish(message,
+                new TestDelivery("http", "{ \"n\" : 1, \"service\" : \"billing\" }")));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> tx(() -> publisher.publish(
+                message, new TestDelivery("http", "{\"service\":\"audit\",\"n\":1}"))));
+
+        assertEquals(first, reordered, "the same JSON value in another key order and spacing is the same delivery");
+        assertTrue(e.getMessage().contains(first.toString()) && e.getMessage().contains("other delivery metadata"),
+                e.getMessage());
+        assertEquals(1, database.queryForLong("SELECT COUNT(*) FROM outbox"));
+    }
+
+    @Test
     final void sameKeyFromTwoConcurrentTransactionsLeavesOneRow() throws Exception {
         OutboxMessage message = new OutboxMessage("order.created", "{}").withDeduplicationKey("order-7:created");
         CountDownLatch firstInserted = new CountDownLatch(1);

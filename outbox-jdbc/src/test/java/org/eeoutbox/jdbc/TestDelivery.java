@@ -2,11 +2,10 @@ package org.eeoutbox.jdbc;
 
 import org.eeoutbox.DeliveryInfo;
 
-/** A delivery of the given type with empty metadata. */
-record TestDelivery(String deliveryType) implements DeliveryInfo {
+/** A delivery of the given type and metadata; {@code {"test":true}} unless given. */
+record TestDelivery(String deliveryType, String metadataJson) implements DeliveryInfo {
 
-    @Override
-    public String metadataJson() {
-        return "{\"test\":true}";
+    TestDelivery(String deliveryType) {
+        this(deliveryType, "{\"test\":true}");
     }
 }
