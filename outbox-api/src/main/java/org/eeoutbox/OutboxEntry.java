@@ -83,10 +83,13 @@ public record OutboxEntry(
                 message.deduplicationKey(), OutboxStatus.PENDING, 0, now, now, now, null, null);
     }
 
-    /** The entry after a successful attempt: {@code DELIVERED}, one more attempt. */
+    /**
+     * The entry after a successful attempt: {@code DELIVERED}, one more attempt, no last error (so
+     * that the entries with an error are the ones still failing).
+     */
     public OutboxEntry toDelivered(Instant now) {
         return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
-                OutboxStatus.DELIVERED, attempts + 1, nextAttemptAt, createdAt, now, lastError, now);
+                OutboxStatus.DELIVERED, attempts + 1, nextAttemptAt, createdAt, now, null, now);
     }
 
     /** The entry after a retriable failure: still {@code PENDING}, one more attempt, due later. */

@@ -98,7 +98,7 @@ public final class MySqlDialect extends SqlDialect {
     String markDeliveredSql(int idCount) {
         return """
                 UPDATE outbox
-                SET status = 'DELIVERED', attempts = attempts + 1, updated_at = ?, delivered_at = ?
+                SET status = 'DELIVERED', attempts = attempts + 1, updated_at = ?, delivered_at = ?, last_error = NULL
                 WHERE id IN (%s)""".formatted(placeholders(idCount));
     }
 

@@ -84,7 +84,7 @@ public final class PostgreSqlDialect extends SqlDialect {
         // One statement for the whole batch, whatever its size: the ids travel as one uuid[].
         return """
                 UPDATE outbox
-                SET status = 'DELIVERED', attempts = attempts + 1, updated_at = ?, delivered_at = ?
+                SET status = 'DELIVERED', attempts = attempts + 1, updated_at = ?, delivered_at = ?, last_error = NULL
                 WHERE id = ANY (?)""";
     }
 

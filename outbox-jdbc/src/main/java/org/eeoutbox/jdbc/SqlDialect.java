@@ -130,8 +130,8 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
     abstract String claimSql(int typeCount);
 
     /**
-     * The set-based update of delivered entries. Parameters: updated, delivered, then the ids
-     * (bound by {@link #bindIds}).
+     * The set-based update of delivered entries, which also clears {@code last_error}.
+     * Parameters: updated, delivered, then the ids (bound by {@link #bindIds}).
      */
     abstract String markDeliveredSql(int idCount);
 

@@ -287,6 +287,24 @@ abstract class AbstractOutboxStoreTest {
     }
 
     @Test
+    final void deliveryClearsTheErrorOfAnEarlierAttempt() {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        UUID id = insert("http", now);
+        processor(new RecordingDeliverer("http", entry -> DeliveryResult.retriable("HTTP 503")),
+                ProcessorSettings.DEFAULT.withRetryPolicy(NO_BACKOFF), Clock.fixed(now, ZoneOffset.UTC)).drain();
+        assertEquals("HTTP 503", find(id).lastError());
+
+        processor(new RecordingDeliverer("http", entry -> DeliveryResult.delivered()),
+                ProcessorSettings.DEFAULT.withRetryPolicy(NO_BACKOFF), Clock.fixed(now, ZoneOffset.UTC)).drain();
+
+        OutboxEntry delivered = find(id);
+        assertEquals(OutboxStatus.DELIVERED, delivered.status());
+        assertEquals(2, delivered.attempts());
+        assertNull(delivered.lastError());
+        assertEquals(0, database.queryForLong("SELECT COUNT(*) FROM outbox WHERE last_error IS NOT NULL"));
+    }
+
+    @Test
     final void entryBecomesFailedWhenTheRetryBudgetIsSpent() {
         UUID id = publish("payload", "http");
         RetryPolicy twoRetries = new RetryPolicy(2, ZERO, 1.0, ZERO, 0.0);
