@@ -1,15 +1,39 @@
 package org.eeoutbox;
 
-/** Names of the headers every transport sends with each delivery. */
+/**
+ * Names of the headers the library's transports (HTTP and Kafka) send with each delivery. They
+ * are set last, overriding a user header of the same name (Kafka appends them last: read
+ * {@code lastHeader}).
+ */
 public final class OutboxHeaders {
 
     /**
-     * The entry's id, identical on every attempt, so that consumers can deduplicate. Transports
-     * set it last, overriding a user header of the same name (Kafka appends it last: read
-     * {@code lastHeader}).
+     * The entry's id, identical on every attempt, so that consumers can deduplicate. Every
+     * {@link MessageDeliverer} sends it.
      */
     public static final String OUTBOX_ID = "x-outbox-id";
 
+    /**
+     * The entry's {@linkplain OutboxMessage#messageType() message type}, so that a consumer can
+     * route without parsing the payload. Over HTTP, characters outside printable ASCII (and
+     * {@code %}) are sent percent-encoded as UTF-8 ({@code order.créée} becomes
+     * {@code order.cr%C3%A9%C3%A9e}); Kafka headers carry the UTF-8 bytes unchanged.
+     */
+    public static final String MESSAGE_TYPE = "x-outbox-message-type";
+
+    /**
+     * The number of this attempt as a decimal, {@code 1} for the first: one more than the failed
+     * attempts recorded before it. An attempt whose outcome was lost in a crash is repeated with
+     * the same number; a postponed delivery (not an attempt) does not count.
+     */
+    public static final String ATTEMPT = "x-outbox-attempt";
+
     private OutboxHeaders() {
+    }
+
+    /** Whether {@code name} is one of the headers above, which transports set themselves. */
+    public static boolean isReserved(String name) {
+        return OUTBOX_ID.equalsIgnoreCase(name) || MESSAGE_TYPE.equalsIgnoreCase(name)
+                || ATTEMPT.equalsIgnoreCase(name);
     }
 }

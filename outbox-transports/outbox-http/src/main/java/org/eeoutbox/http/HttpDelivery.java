@@ -287,7 +287,8 @@ public final class HttpDelivery implements DeliveryInfo {
 
         /**
          * Adds a header, replacing an earlier one of the same name (compared case-insensitively).
-         * A header named {@code x-outbox-id} is allowed but always overridden by the entry's id.
+         * Headers named {@code x-outbox-id}, {@code x-outbox-message-type} and
+         * {@code x-outbox-attempt} are allowed but always overridden by the deliverer's values.
          *
          * @throws IllegalArgumentException if the name is not a token or is restricted, the value
          *                                  is {@code null} or holds CR, LF, NUL or another control

@@ -23,6 +23,7 @@ import org.eeoutbox.OutboxHeaders;
 final class HttpRequests {
 
     private static final Logger LOG = System.getLogger(HttpMessageDeliverer.class.getName());
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
     private final HttpServiceResolver resolver;
     private final HttpDelivererSettings settings;
@@ -79,12 +80,14 @@ final class HttpRequests {
                     .method(delivery.method().name(),
                             HttpRequest.BodyPublishers.ofString(entry.payload(), StandardCharsets.UTF_8));
             delivery.headers().forEach((name, value) -> {
-                if (!name.equalsIgnoreCase(OutboxHeaders.OUTBOX_ID)) {
+                if (!OutboxHeaders.isReserved(name)) {
                     request.header(name, value);
                 }
             });
             request.setHeader("Content-Type", delivery.contentType());
-            // Last, so that it wins over anything the delivery carries.
+            // Last, so that they win over anything the delivery carries.
+            request.setHeader(OutboxHeaders.MESSAGE_TYPE, headerValue(entry.messageType()));
+            request.setHeader(OutboxHeaders.ATTEMPT, Integer.toString(entry.attempts() + 1));
             request.setHeader(OutboxHeaders.OUTBOX_ID, entry.id().toString());
             return new Prepared(entry, service, request.build(), null);
         } catch (RuntimeException e) {
@@ -99,6 +102,23 @@ final class HttpRequests {
             lastMetadata = metadataJson;
         }
         return lastDelivery;
+    }
+
+    /**
+     * {@code text} as a header value any HTTP client and server accepts: printable ASCII as it is,
+     * every other character (and {@code %}) percent-encoded as UTF-8.
+     */
+    static String headerValue(String text) {
+        StringBuilder value = new StringBuilder(text.length());
+        for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
+            int c = b & 0xFF;
+            if (c > 0x20 && c < 0x7F && c != '%') {
+                value.append((char) c);
+            } else {
+                value.append('%').append(HEX[c >> 4]).append(HEX[c & 0xF]);
+            }
+        }
+        return value.toString();
     }
 
     private static Prepared rejected(OutboxEntry entry, String reason) {

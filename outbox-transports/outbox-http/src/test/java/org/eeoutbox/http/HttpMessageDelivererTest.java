@@ -171,6 +171,32 @@ class HttpMessageDelivererTest {
         assertEquals(List.of("acme"), request.headers("X-Tenant"));
         assertEquals(List.of("Bearer t0k3n"), request.headers("Authorization"));
         assertEquals(List.of(entry.id().toString()), request.headers(OutboxHeaders.OUTBOX_ID));
+        assertEquals(List.of("order.created"), request.headers(OutboxHeaders.MESSAGE_TYPE));
+        assertEquals(List.of("1"), request.headers(OutboxHeaders.ATTEMPT));
+    }
+
+    @Test
+    void attemptHeaderCountsEarlierFailuresAndOutboxHeadersOverrideUserHeadersOfTheirNames()
+            throws InterruptedException {
+        HttpDelivery delivery = HttpDelivery.to("receiver").path("/ok")
+                .header("X-Outbox-Attempt", "99").header("X-OUTBOX-MESSAGE-TYPE", "forged").build();
+        OutboxEntry twiceFailed = entry(delivery).toRetry(NOW, NOW, "HTTP 503").toRetry(NOW, NOW, "HTTP 503");
+
+        assertInstanceOf(Delivered.class, deliverer(SETTINGS).deliver(twiceFailed));
+
+        ReceivedRequest request = receiver.next();
+        assertEquals(List.of("3"), request.headers(OutboxHeaders.ATTEMPT));
+        assertEquals(List.of("order.created"), request.headers(OutboxHeaders.MESSAGE_TYPE));
+    }
+
+    @Test
+    void messageTypeHeaderIsPercentEncodedOutsidePrintableAscii() throws InterruptedException {
+        OutboxEntry entry = OutboxEntry.create(UUID.randomUUID(), new OutboxMessage("commande créée 100%", PAYLOAD),
+                HttpDelivery.to("receiver").path("/ok").build(), NOW);
+
+        assertInstanceOf(Delivered.class, deliverer(SETTINGS).deliver(entry));
+
+        assertEquals(List.of("commande%20cr%C3%A9%C3%A9e%20100%25"), receiver.next().headers(OutboxHeaders.MESSAGE_TYPE));
     }
 
     @Test

@@ -177,7 +177,9 @@ final class KafkaBatch {
         for (KafkaDelivery.Header header : delivery.headers()) {
             headers.add(header.name(), header.value().getBytes(StandardCharsets.UTF_8));
         }
-        // Last, so that it overrides a user header of the same name for lastHeader() readers.
+        // Last, so that they override user headers of the same names for lastHeader() readers.
+        headers.add(OutboxHeaders.MESSAGE_TYPE, entry.messageType().getBytes(StandardCharsets.UTF_8));
+        headers.add(OutboxHeaders.ATTEMPT, Integer.toString(entry.attempts() + 1).getBytes(StandardCharsets.UTF_8));
         headers.add(OutboxHeaders.OUTBOX_ID, entry.id().toString().getBytes(StandardCharsets.UTF_8));
         return new ProducerRecord<>(delivery.topic(), null, delivery.findKey().orElse(null), entry.payload(),
                 headers);

@@ -31,8 +31,10 @@ import org.eeoutbox.OutboxHeaders;
  *
  * <p>The record's value is the message payload, and the key and header values are sent as UTF-8
  * text ({@code StringSerializer}). After the headers given here the deliverer appends
- * {@value OutboxHeaders#OUTBOX_ID} with the entry's id; a header of that name given here is still
- * sent, but a consumer reading {@code headers().lastHeader("x-outbox-id")} sees the entry's id.
+ * {@value OutboxHeaders#MESSAGE_TYPE}, {@value OutboxHeaders#ATTEMPT} and
+ * {@value OutboxHeaders#OUTBOX_ID} with the entry's id; a header of one of those names given here
+ * is still sent, but a consumer reading {@code headers().lastHeader("x-outbox-id")} sees the
+ * entry's id.
  *
  * <p>Every argument is checked when it is given, with an {@link IllegalArgumentException} naming
  * the argument, so an invalid delivery never reaches the outbox table:

@@ -21,8 +21,10 @@ import org.eeoutbox.OutboxHeaders;
 /**
  * Delivers {@link KafkaDelivery} entries (delivery type {@value KafkaDelivery#DELIVERY_TYPE}) as
  * Kafka records through a {@code Producer<String, String>}: the topic, key and headers from the
- * delivery, the payload as the value, and {@value OutboxHeaders#OUTBOX_ID} with the entry's id
- * appended LAST, after the delivery's own headers (consumers read {@code lastHeader}).
+ * delivery, the payload as the value, and {@value OutboxHeaders#MESSAGE_TYPE} (UTF-8),
+ * {@value OutboxHeaders#ATTEMPT} (1 for the first attempt) and {@value OutboxHeaders#OUTBOX_ID}
+ * with the entry's id appended LAST, after the delivery's own headers (consumers read
+ * {@code lastHeader}).
  *
  * <h2>The producer</h2>
  * The application usually provides the producer ({@link #builder(Producer)}); the deliverer then

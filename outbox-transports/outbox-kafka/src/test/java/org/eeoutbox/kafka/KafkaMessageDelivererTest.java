@@ -149,7 +149,8 @@ class KafkaMessageDelivererTest {
         for (Header header : record.headers()) {
             headers.add(header.key() + "=" + new String(header.value(), StandardCharsets.UTF_8));
         }
-        assertEquals(List.of("x-outbox-id=spoofed", "tenant=a", "x-outbox-id=" + entry.id()), headers);
+        assertEquals(List.of("x-outbox-id=spoofed", "tenant=a", "x-outbox-message-type=" + entry.messageType(),
+                "x-outbox-attempt=1", "x-outbox-id=" + entry.id()), headers);
         assertEquals(entry.id().toString(),
                 new String(record.headers().lastHeader("x-outbox-id").value(), StandardCharsets.UTF_8));
     }
