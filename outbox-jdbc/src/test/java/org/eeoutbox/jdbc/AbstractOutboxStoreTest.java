@@ -30,6 +30,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import javax.sql.DataSource;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.OutboxEntry;
@@ -79,6 +81,13 @@ abstract class AbstractOutboxStoreTest {
 
     /** Returns a query counting the sessions that wait for a row or key lock right now. */
     protected abstract String lockWaitsSql();
+
+    /**
+     * Returns the statements that create login {@code user} (if missing) and grant it SELECT,
+     * INSERT, UPDATE and DELETE on the outbox table, nothing else: the grants docs/operations.md
+     * gives an application that does not own the table.
+     */
+    protected abstract List<String> applicationUserSql(String user, String password);
 
     @BeforeAll
     final void createSchema() throws SQLException {
@@ -294,8 +303,8 @@ abstract class AbstractOutboxStoreTest {
                 ProcessorSettings.DEFAULT.withRetryPolicy(NO_BACKOFF), Clock.fixed(now, ZoneOffset.UTC)).drain();
         assertEquals("HTTP 503", find(id).lastError());
 
-        processor(new RecordingDeliverer("http", entry -> DeliveryResult.delivered()),
-                ProcessorSettings.DEFAULT.withRetryPolicy(NO_BACKOFF), Clock.fixed(now, ZoneOffset.UTC)).drain();
+        processor(RecordingDeliverer.alwaysDelivering("http"), ProcessorSettings.DEFAULT.withRetryPolicy(NO_BACKOFF),
+                Clock.fixed(now, ZoneOffset.UTC)).drain();
 
         OutboxEntry delivered = find(id);
         assertEquals(OutboxStatus.DELIVERED, delivered.status());
@@ -666,6 +675,38 @@ abstract class AbstractOutboxStoreTest {
         assertTrue(e.getMessage().contains("isolationLevel = Connection.TRANSACTION_READ_COMMITTED"), e.getMessage());
         assertEquals(store.dialect().name(), DatabaseCheck.forLocalTransactions(repeatableRead, false).name(),
                 "local transactions set READ COMMITTED themselves");
+    }
+
+    @Test
+    final void anApplicationUserWithSelectInsertUpdateAndDeleteOnTheTableRunsEveryOperation() throws SQLException {
+        applicationUserSql("outbox_app", "app-secret").forEach(this::sql);
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(database.jdbcUrl());
+        config.setUsername("outbox_app");
+        config.setPassword("app-secret");
+        config.setMaximumPoolSize(2);
+        try (HikariDataSource dataSource = new HikariDataSource(config);
+             Connection connection = dataSource.getConnection()) {
+            DataSourceTransactions app = new DataSourceTransactions(dataSource);
+            JdbcOutboxStore appStore = new JdbcOutboxStore(app, SqlDialect.detect(connection));
+            OutboxSchema.verify(connection, appStore.dialect(), false);
+            StoreOutboxPublisher appPublisher = new StoreOutboxPublisher(appStore,
+                    StoreOutboxPublisher.DEFAULT_MAX_PAYLOAD_BYTES, Clock.systemUTC());
+            OutboxMessage message = new OutboxMessage("t", "{}").withDeduplicationKey("least-privilege");
+            UUID id = app.inNewTransaction(() -> appPublisher.publish(message, new TestDelivery("http")));
+            assertEquals(id, app.inNewTransaction(() -> appPublisher.publish(message, new TestDelivery("http"))));
+
+            int delivered = new OutboxProcessor(appStore, app, List.of(RecordingDeliverer.alwaysDelivering("http")),
+                    ProcessorSettings.DEFAULT, new OutboxListener() {
+                    }, executor, Clock.systemUTC()).drain();
+            OutboxStats stats = app.inNewTransaction(() -> appStore.stats(Instant.now()));
+            Instant later = Instant.now().plusSeconds(60);
+            int purged = app.inNewTransaction(() -> appStore.purgeDelivered(later, later, 10));
+
+            assertEquals(1, delivered);
+            assertEquals(0, stats.pending());
+            assertEquals(1, purged);
+        }
     }
 
     // ---------------------------------------------------------------- helpers

@@ -1,5 +1,6 @@
 package org.eeoutbox.jdbc;
 
+import java.util.List;
 import org.eeoutbox.testkit.TestDatabase;
 import org.eeoutbox.testkit.TestDatabases;
 import org.junit.jupiter.api.DisplayName;
@@ -21,5 +22,11 @@ class MySqlOutboxStoreTest extends AbstractOutboxStoreTest {
     @Override
     protected String lockWaitsSql() {
         return "SELECT COUNT(*) FROM information_schema.innodb_trx WHERE trx_state = 'LOCK WAIT'";
+    }
+
+    @Override
+    protected List<String> applicationUserSql(String user, String password) {
+        return List.of("CREATE USER IF NOT EXISTS '" + user + "'@'%' IDENTIFIED BY '" + password + "'",
+                "GRANT SELECT, INSERT, UPDATE, DELETE ON outbox TO '" + user + "'@'%'");
     }
 }

@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import org.eeoutbox.testkit.TestDatabase;
 import org.eeoutbox.testkit.TestDatabases;
 import org.junit.jupiter.api.DisplayName;
@@ -27,6 +28,13 @@ class PostgreSqlOutboxStoreTest extends AbstractOutboxStoreTest {
     @Override
     protected String lockWaitsSql() {
         return "SELECT COUNT(*) FROM pg_locks WHERE NOT granted";
+    }
+
+    @Override
+    protected List<String> applicationUserSql(String user, String password) {
+        return List.of("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '" + user + "') THEN "
+                        + "CREATE ROLE " + user + " LOGIN PASSWORD '" + password + "'; END IF; END $$",
+                "GRANT SELECT, INSERT, UPDATE, DELETE ON outbox TO " + user);
     }
 
     @Test
