@@ -46,6 +46,7 @@ import org.eeoutbox.engine.ProcessorSettings;
 import org.eeoutbox.engine.PurgerSettings;
 import org.eeoutbox.engine.StoreOutboxPublisher;
 import org.eeoutbox.spi.OutboxStats;
+import org.eeoutbox.spi.OutboxStoreException;
 import org.eeoutbox.spi.TransactionRunner;
 import org.eeoutbox.testkit.Await;
 import org.eeoutbox.testkit.TestDatabase;
@@ -568,6 +569,15 @@ abstract class AbstractOutboxStoreTest {
                 new TestDelivery(" "))));
         assertMessageNames("payload", () -> tx(() -> publisher.publish(new OutboxMessage("t", "bad \uD800 surrogate"),
                 new TestDelivery("http"))));
+        assertEquals(0, database.queryForLong("SELECT COUNT(*) FROM outbox"));
+    }
+
+    @Test
+    final void metadataThatIsNotJsonIsRefusedByTheDatabase() {
+        OutboxStoreException e = assertThrows(OutboxStoreException.class, () -> tx(() -> publisher.publish(
+                new OutboxMessage("t", "{}"), new TestDelivery("sms", "phone=+41"))));
+
+        assertTrue(e.getMessage().startsWith("Could not insert outbox entry"), e.getMessage());
         assertEquals(0, database.queryForLong("SELECT COUNT(*) FROM outbox"));
     }
 
