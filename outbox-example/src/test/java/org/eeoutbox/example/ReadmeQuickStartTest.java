@@ -2,12 +2,10 @@ package org.eeoutbox.example;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,23 +22,19 @@ import org.junit.jupiter.api.Test;
  */
 class ReadmeQuickStartTest {
 
-    private static final Path ROOT = Path.of("..");
     private static final String JAVA = "outbox-example/src/main/java/org/eeoutbox/example/OrderWebhook.java";
     private static final String PROPERTIES = "outbox-example/src/main/resources/META-INF/microprofile-config.properties";
 
     @Test
     void theReadmesJavaIsOrderWebhookBetweenItsMarkers() throws IOException {
-        List<String> file = Files.readAllLines(ROOT.resolve(JAVA));
-        int begin = file.indexOf("// README quick start: begin");
-        int end = file.indexOf("// README quick start: end");
-        assertTrue(begin >= 0 && end > begin, JAVA + " lost its marker lines");
-        assertEquals(String.join("\n", file.subList(begin + 1, end)), String.join("\n", readmeBlock(JAVA)),
+        assertEquals(DocBlocks.between(JAVA, "// README quick start: begin", "// README quick start: end"),
+                String.join("\n", readmeBlock(JAVA)),
                 "README.md's quick start differs from " + JAVA + ": copy the file's text between the markers");
     }
 
     @Test
     void theReadmesPropertiesAreTheExamplesProperties() throws IOException {
-        List<String> file = Files.readAllLines(ROOT.resolve(PROPERTIES));
+        List<String> file = Files.readAllLines(DocBlocks.ROOT.resolve(PROPERTIES));
         for (String line : readmeBlock(PROPERTIES)) {
             assertTrue(file.contains(line), "README.md's quick start sets '" + line + "', which " + PROPERTIES
                     + " does not");
@@ -76,25 +70,6 @@ class ReadmeQuickStartTest {
 
     /** The lines of the fenced block after {@code <!-- quick-start: path -->} in README.md. */
     private static List<String> readmeBlock(String path) throws IOException {
-        List<String> readme = Files.readAllLines(ROOT.resolve("README.md"));
-        int marker = readme.indexOf("<!-- quick-start: " + path + " -->");
-        if (marker < 0) {
-            fail("README.md has no line <!-- quick-start: " + path + " -->");
-        }
-        int open = marker + 1;
-        while (open < readme.size() && readme.get(open).isBlank()) {
-            open++;
-        }
-        if (open == readme.size() || !readme.get(open).startsWith("```")) {
-            fail("README.md: no fenced block follows <!-- quick-start: " + path + " -->");
-        }
-        int close = open + 1;
-        while (close < readme.size() && !readme.get(close).equals("```")) {
-            close++;
-        }
-        if (close == readme.size()) {
-            fail("README.md: the fenced block after <!-- quick-start: " + path + " --> is not closed");
-        }
-        return readme.subList(open + 1, close);
+        return DocBlocks.fencedBlockAfter("README.md", "<!-- quick-start: " + path + " -->");
     }
 }
