@@ -54,6 +54,7 @@ class RedeployIT {
         String key = "redeploy-" + UUID.randomUUID();
         deployer.deploy(APP);
         deployer.undeploy(APP);
+        awaitPayaraMicroGone();
 
         UUID id = DirectPublisher.publishDue(path, key);
         Thread.sleep(2000);
@@ -72,6 +73,19 @@ class RedeployIT {
         } finally {
             deployer.undeploy(APP);
         }
+    }
+
+    /**
+     * Waits until no Payara Micro process started by this JVM is alive. The Payara Micro connector
+     * undeploys by stopping the server process and returns before the process has exited; until
+     * then its outbox may still poll. WildFly and Liberty undeploy inside the running server: their
+     * process stays, and there is nothing to wait for.
+     */
+    private static void awaitPayaraMicroGone() {
+        await("the Payara Micro process to exit after the undeploy").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> ProcessHandle.current().descendants().noneMatch(process -> process.info().commandLine()
+                        .map(command -> command.contains("payara-micro")).orElse(false)));
     }
 
     /** Returns {@code status attempts} of the entry with the deduplication key. */
