@@ -18,8 +18,11 @@ import java.util.Optional;
  *   <li>Implementations are thread-safe: processors with a concurrency above one call them from
  *       several threads at once.</li>
  * </ul>
- * The processor calls them inside the transaction that holds the claim on the entries, so a
- * batch must finish well within that transaction's timeout.
+ * The processor calls them while the transaction that holds the claim on the entries is open,
+ * so a batch must finish well within that transaction's timeout. A claimed batch that holds
+ * several delivery types calls their deliverers at once, on different threads, so that a slow
+ * transport does not hold up another: a deliverer must not rely on running on the thread of
+ * that transaction, nor use it.
  */
 public interface MessageDeliverer {
 

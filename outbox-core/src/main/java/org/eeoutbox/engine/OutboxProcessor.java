@@ -56,7 +56,8 @@ public final class OutboxProcessor {
      * Creates a processor.
      *
      * @param deliverers one per delivery type
-     * @param executor   runs the workers beyond the first; inside a server, a managed executor
+     * @param executor   runs the workers beyond the first, and the batches of all but one delivery type
+     *                   when a batch holds several; inside a server, a managed executor
      * @throws IllegalArgumentException if there is no deliverer or two share a delivery type
      */
     public OutboxProcessor(OutboxStore store, TransactionRunner transactions, List<MessageDeliverer> deliverers,
@@ -192,22 +193,43 @@ public final class OutboxProcessor {
         return outcomes;
     }
 
-    /** Delivers each delivery type's entries as one batch; results come back in claim order. */
+    /**
+     * Delivers each delivery type's entries as one batch; results come back in claim order. With
+     * several delivery types in the batch, each type's batch runs at once, the others on the
+     * executor, so a slow or unreachable transport (a Kafka producer blocking for
+     * {@code max.block.ms}) does not hold up the deliveries of another.
+     */
     private List<DeliveryResult> deliver(List<OutboxEntry> claimed) {
         Map<String, List<Integer>> positionsByType = new LinkedHashMap<>();
         for (int i = 0; i < claimed.size(); i++) {
             positionsByType.computeIfAbsent(claimed.get(i).deliveryType(), type -> new ArrayList<>()).add(i);
         }
         DeliveryResult[] results = new DeliveryResult[claimed.size()];
-        positionsByType.forEach((type, positions) -> {
-            List<OutboxEntry> batch = new ArrayList<>(positions.size());
-            positions.forEach(position -> batch.add(claimed.get(position)));
-            List<DeliveryResult> typeResults = deliverBatch(deliverers.get(type), batch);
-            for (int i = 0; i < positions.size(); i++) {
-                results[positions.get(i)] = typeResults.get(i);
+        List<CompletableFuture<Void>> others = new ArrayList<>(positionsByType.size() - 1);
+        Runnable first = null;
+        for (Map.Entry<String, List<Integer>> group : positionsByType.entrySet()) {
+            Runnable delivery = () -> deliverGroup(deliverers.get(group.getKey()), group.getValue(), claimed, results);
+            if (first == null) {
+                first = delivery;
+            } else {
+                others.add(CompletableFuture.runAsync(delivery, executor));
             }
-        });
+        }
+        first.run();
+        // deliverGroup never throws (deliverBatch turns every failure into results).
+        others.forEach(CompletableFuture::join);
         return List.of(results);
+    }
+
+    /** Delivers the entries at {@code positions} of {@code claimed}; puts the results at the same positions. */
+    private static void deliverGroup(MessageDeliverer deliverer, List<Integer> positions, List<OutboxEntry> claimed,
+                                     DeliveryResult[] results) {
+        List<OutboxEntry> batch = new ArrayList<>(positions.size());
+        positions.forEach(position -> batch.add(claimed.get(position)));
+        List<DeliveryResult> typeResults = deliverBatch(deliverer, batch);
+        for (int i = 0; i < positions.size(); i++) {
+            results[positions.get(i)] = typeResults.get(i);
+        }
     }
 
     /** Calls the deliverer, turning a broken contract (a throw, a wrong count) into retries. */

@@ -8,10 +8,13 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -141,6 +144,36 @@ class OutboxProcessorTest {
 
         assertEquals(2, running.get(10, TimeUnit.SECONDS), "the running pass went round again for the wake-up");
         assertEquals(2, delivered.size());
+    }
+
+    @Test
+    void aTransportThatHangsDoesNotHoldUpTheOtherTypesOfTheBatch() throws Exception {
+        add("kafka");
+        add("http");
+        // Each deliverer waits for the other: delivered one after another, in either order, the
+        // first waits in vain and the test fails.
+        CountDownLatch kafkaHanging = new CountDownLatch(1);
+        CountDownLatch httpDelivered = new CountDownLatch(1);
+        MessageDeliverer kafka = deliverer("kafka", entry -> {
+            kafkaHanging.countDown();
+            await(httpDelivered);   // a producer blocking for max.block.ms while the broker is down
+            return DeliveryResult.retriable("broker down");
+        });
+        MessageDeliverer http = deliverer("http", entry -> {
+            await(kafkaHanging);
+            httpDelivered.countDown();
+            return DeliveryResult.delivered();
+        });
+        ExecutorService executor = Executors.newCachedThreadPool();
+        try {
+            new OutboxProcessor(store, DIRECT, List.of(kafka, http), ProcessorSettings.DEFAULT,
+                    new OutboxListener() { }, executor, Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0).drain();
+        } finally {
+            executor.shutdownNow();
+        }
+        assertEquals(List.of(OutboxStatus.PENDING, OutboxStatus.DELIVERED), store.rows.values().stream()
+                .sorted(Comparator.comparing(OutboxEntry::deliveryType).reversed())
+                .map(OutboxEntry::status).toList(), "kafka to retry, http delivered, in one committed batch");
     }
 
     private OutboxProcessor processor(MessageDeliverer deliverer, OutboxListener listener) {
