@@ -5,13 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -87,6 +93,54 @@ class OutboxTasksTest {
         trigger.fire(0);
 
         assertEquals(2, runs.get(), "ran again after throwing");
+    }
+
+    @Test
+    void aTaskFailingEverySecondLogsOneTraceAndTwoLinesPerMinuteThenARecoveryLine() {
+        Instant[] now = {Instant.parse("2026-12-03T12:00:00Z")};
+        OutboxTasks inline = new OutboxTasks(trigger, Runnable::run, () -> now[0]);
+        AtomicBoolean down = new AtomicBoolean(true);
+        inline.every("stats", Duration.ZERO, Duration.ofSeconds(1), () -> {
+            if (down.get()) {
+                throw new IllegalStateException("database unreachable");
+            }
+        });
+        Logger logger = Logger.getLogger(OutboxTasks.class.getName());
+        List<LogRecord> records = new ArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                records.add(record);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(handler);
+        try {
+            for (int second = 0; second < 120; second++) {
+                trigger.fire(0);
+                now[0] = now[0].plusSeconds(1);
+            }
+            assertEquals(4, records.size(), "two lines a minute of outage, the first with its trace");
+            down.set(false);
+            trigger.fire(0);
+            trigger.fire(0);
+        } finally {
+            logger.removeHandler(handler);
+        }
+
+        assertEquals(1, records.stream().filter(r -> r.getThrown() != null).count());
+        assertTrue(records.get(0).getMessage().startsWith("Outbox task 'stats' failed (it runs again on schedule): "
+                + "java.lang.IllegalStateException: database unreachable"), records.get(0).getMessage());
+        assertEquals(Level.INFO, records.get(4).getLevel());
+        assertEquals("Outbox task 'stats' works again after 120 s and 120 failed attempts", records.get(4).getMessage());
+        assertEquals(5, records.size());
     }
 
     @Test
