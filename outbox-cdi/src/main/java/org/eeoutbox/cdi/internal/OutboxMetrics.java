@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.MetricUnits;
 import org.eclipse.microprofile.metrics.Tag;
 import org.eclipse.microprofile.metrics.Timer;
 import org.eclipse.microprofile.metrics.annotation.RegistryScope;
@@ -57,8 +58,9 @@ public class OutboxMetrics {
         for (MessageDeliverer deliverer : runtime.start().deliverers()) {
             countersOf(deliverer.deliveryType());
         }
-        batchDuration = registry.timer(metadata("outbox.batch.duration",
-                "Time each committed batch took, from the claim to the commit, deliveries included"));
+        batchDuration = registry.timer(Metadata.builder().withName("outbox.batch.duration")
+                .withDescription("Time each committed batch took, from the claim to the commit, deliveries included")
+                .withUnit(MetricUnits.SECONDS).build());
         registry.gauge(metadata("outbox.pending", "Entries waiting for delivery (PENDING, due or not), read every "
                 + "outbox.metrics.refresh-interval"), runtime, r -> r.stats().pending());
         registry.gauge(metadata("outbox.failed.current", "Entries FAILED and still in the table (they are never "
