@@ -12,10 +12,9 @@ import java.util.Objects;
  * so that an outage of its database neither floods the log nor goes unseen: the first failure at
  * {@code WARNING} with its stack trace; while the failures go on, one {@code WARNING} line per
  * summary interval saying for how long, how many attempts failed and the last error; on the first
- * success after them, one {@code INFO} line saying it works again. Lines are at least one interval
- * apart except the recovery line, so a task that fails and works by turns logs at most three lines
- * (one trace) per interval: failures within an interval of the last line are counted silently and
- * named in the next line.
+ * success after them, one {@code INFO} line saying it works again. A line about failures comes at
+ * least one interval after the previous line, so a task that fails and works by turns logs about two lines (one trace) per interval:
+ * failures within an interval of the last line are counted silently and named in the next line.
  *
  * <p>Thread-safe: workers report concurrently.
  */
@@ -110,11 +109,6 @@ public final class OutageLog {
             lastLine = now;
         }
         logger.log(Level.INFO, line);
-    }
-
-    /** Whether failures are going on, that is, the last run reported failed. */
-    public synchronized boolean failing() {
-        return since != null;
     }
 
     private static Duration elapsed(Instant from, Instant to) {
