@@ -19,17 +19,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-import java.util.logging.SimpleFormatter;
 import org.eeoutbox.DeliveryInfo;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.MessageDeliverer;
 import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxMessage;
 import org.eeoutbox.OutboxStatus;
+import org.eeoutbox.engine.internal.CapturedLog;
 import org.eeoutbox.spi.TransactionRunner;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -186,12 +183,12 @@ class OutboxProcessorTest {
     @Test
     void anEntryThatEndsFailedLogsOneWarningWithItsIdTypeAndReason() {
         UUID id = add("http");
-        List<LogRecord> records = recordsOf(OutboxProcessor.class);
+        CapturedLog log = logOf(OutboxProcessor.class);
 
         processor(deliverer("http", entry -> DeliveryResult.permanent("HTTP 404 from service 'billing'")),
                 new OutboxListener() { }).drain();
 
-        List<String> warnings = lines(records, Level.WARNING);
+        List<String> warnings = log.messages(Level.WARNING);
         assertEquals(List.of("Outbox entry " + id + " FAILED at attempt 1 and will not be delivered (delivery type "
                 + "http, message type t): HTTP 404 from service 'billing'"), warnings);
     }
@@ -199,12 +196,12 @@ class OutboxProcessorTest {
     @Test
     void aRetryLogsAtFineOnly() {
         UUID id = add("http");
-        List<LogRecord> records = recordsOf(OutboxProcessor.class);
+        CapturedLog log = logOf(OutboxProcessor.class);
 
         processor(deliverer("http", entry -> DeliveryResult.retriable("HTTP 503")), new OutboxListener() { }).drain();
 
-        assertEquals(List.of(), lines(records, Level.INFO));
-        List<String> fine = lines(records, Level.FINE);
+        assertEquals(List.of(), log.messages(Level.INFO));
+        List<String> fine = log.messages(Level.FINE);
         assertEquals(1, fine.size(), fine.toString());
         assertTrue(fine.get(0).startsWith("Outbox entry " + id + " (delivery type http) will be retried at ")
                 && fine.get(0).endsWith("attempt 1 failed: HTTP 503"), fine.get(0));
@@ -222,7 +219,7 @@ class OutboxProcessorTest {
                 return work.get();
             }
         };
-        List<LogRecord> records = recordsOf(OutboxProcessor.class);
+        CapturedLog log = logOf(OutboxProcessor.class);
         OutboxProcessor processor = new OutboxProcessor(store, unreachable, List.of(deliverer("http",
                 entry -> DeliveryResult.delivered())), ProcessorSettings.DEFAULT, new OutboxListener() { },
                 Runnable::run, Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0);
@@ -231,47 +228,19 @@ class OutboxProcessorTest {
             processor.drain();
         }
 
-        List<String> lines = lines(records, Level.INFO);
+        List<String> lines = log.messages(Level.INFO);
         assertEquals(2, lines.size(), lines.toString());
         assertTrue(lines.get(0).startsWith("Outbox batch processing failed (rolled back, its entries stay pending): "
                 + "java.lang.IllegalStateException: database unreachable"), lines.get(0));
-        assertEquals(1, records.stream().filter(r -> r.getThrown() != null).count());
+        assertEquals(1, log.traces());
         assertEquals("Outbox batch processing works again after 0 s and 100 failed attempts", lines.get(1));
     }
 
     /** Catches what {@code type}'s System.Logger logs, at every level, until the test ends. */
-    private List<LogRecord> recordsOf(Class<?> type) {
-        Logger logger = Logger.getLogger(type.getName());
-        List<LogRecord> records = new ArrayList<>();
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                records.add(record);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Level level = logger.getLevel();
-        logger.addHandler(handler);
-        logger.setLevel(Level.ALL);
-        cleanUps.add(() -> {
-            logger.removeHandler(handler);
-            logger.setLevel(level);
-        });
-        return records;
-    }
-
-    /** The formatted messages of the records at {@code atLeast} or above. */
-    private static List<String> lines(List<LogRecord> records, Level atLeast) {
-        SimpleFormatter formatter = new SimpleFormatter();
-        return records.stream().filter(r -> r.getLevel().intValue() >= atLeast.intValue())
-                .map(formatter::formatMessage).toList();
+    private CapturedLog logOf(Class<?> type) {
+        CapturedLog captured = CapturedLog.of(type.getName());
+        cleanUps.add(captured::close);
+        return captured;
     }
 
     @AfterEach

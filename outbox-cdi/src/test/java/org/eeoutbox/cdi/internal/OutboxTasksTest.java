@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,10 +16,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import java.util.regex.Pattern;
+import java.util.logging.SimpleFormatter;
+import java.util.logging.StreamHandler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -105,42 +107,42 @@ class OutboxTasksTest {
                 throw new IllegalStateException("database unreachable");
             }
         });
+        // What the server's log file would show: SimpleFormatter's two lines a record, then any trace.
+        ByteArrayOutputStream file = new ByteArrayOutputStream();
+        StreamHandler handler = new StreamHandler(file, new SimpleFormatter());
         Logger logger = Logger.getLogger(OutboxTasks.class.getName());
-        List<LogRecord> records = new ArrayList<>();
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                records.add(record);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
         logger.addHandler(handler);
+        String outage;
+        String recovery;
         try {
             for (int second = 0; second < 120; second++) {
                 trigger.fire(0);
                 now[0] = now[0].plusSeconds(1);
             }
-            assertEquals(4, records.size(), "two lines a minute of outage, the first with its trace");
+            handler.flush();
+            outage = file.toString(StandardCharsets.UTF_8);
+            file.reset();
             down.set(false);
             trigger.fire(0);
             trigger.fire(0);
+            handler.flush();
+            recovery = file.toString(StandardCharsets.UTF_8);
         } finally {
             logger.removeHandler(handler);
         }
 
-        assertEquals(1, records.stream().filter(r -> r.getThrown() != null).count());
-        assertTrue(records.get(0).getMessage().startsWith("Outbox task 'stats' failed (it runs again on schedule): "
-                + "java.lang.IllegalStateException: database unreachable"), records.get(0).getMessage());
-        assertEquals(Level.INFO, records.get(4).getLevel());
-        assertEquals("Outbox task 'stats' works again after 120 s and 120 failed attempts", records.get(4).getMessage());
-        assertEquals(5, records.size());
+        assertEquals(4, count(outage, "\nWARNING: "), "two records a minute of outage:\n" + outage);
+        assertEquals(1, count(outage, "\nCaused by: ") + count(outage, "\njava.lang.IllegalStateException: database"),
+                "one trace:\n" + outage);
+        assertTrue(outage.contains("WARNING: Outbox task 'stats' failed (it runs again on schedule): "
+                + "java.lang.IllegalStateException: database unreachable"), outage);
+        assertTrue(outage.contains("WARNING: Outbox task 'stats' still failing after 90 s: 91 failed attempts"), outage);
+        assertTrue(recovery.endsWith("INFO: Outbox task 'stats' works again after 120 s and 120 failed attempts"
+                + System.lineSeparator()), recovery);
+    }
+
+    private static int count(String text, String part) {
+        return text.split(Pattern.quote(part), -1).length - 1;
     }
 
     @Test

@@ -7,19 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Handler;
+import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,36 +28,14 @@ class OutageLogTest {
     private static final RuntimeException DOWN =
             new IllegalStateException("connection refused", new SQLException("Connection to localhost:5432 refused"));
 
-    private final List<LogRecord> records = Collections.synchronizedList(new ArrayList<>());
-    private final Handler handler = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            records.add(record);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
-    private final Logger julLogger = Logger.getLogger(LOGGER);
+    private final CapturedLog captured = CapturedLog.of(LOGGER);
     private volatile Instant now = START;
     private final OutageLog log = new OutageLog(System.getLogger(LOGGER), "Outbox batch processing",
             "rolled back, its entries stay pending", OutageLog.DEFAULT_INTERVAL, () -> now);
 
-    @BeforeEach
-    void catchRecords() {
-        julLogger.addHandler(handler);
-        julLogger.setUseParentHandlers(false);
-        julLogger.setLevel(Level.ALL);
-    }
-
     @AfterEach
     void release() {
-        julLogger.removeHandler(handler);
+        captured.close();
     }
 
     @Test
@@ -70,13 +43,13 @@ class OutageLogTest {
         failEverySecondFor(24);
         log.succeeded();
 
-        assertEquals(2, records.size(), lines());
-        LogRecord first = records.get(0);
+        assertEquals(2, captured.records().size(), lines());
+        LogRecord first = captured.records().get(0);
         assertEquals(Level.WARNING, first.getLevel());
         assertNotNull(first.getThrown(), "the first failure carries its trace");
         assertTrue(first.getMessage().contains("Outbox batch processing failed (rolled back, its entries stay pending)")
                 && first.getMessage().contains("connection refused"), first.getMessage());
-        LogRecord recovery = records.get(1);
+        LogRecord recovery = captured.records().get(1);
         assertEquals(Level.INFO, recovery.getLevel());
         assertEquals("Outbox batch processing works again after 24 s and 24 failed attempts", recovery.getMessage());
     }
@@ -85,11 +58,11 @@ class OutageLogTest {
     void aTenMinuteOutageLogsAtMostThreeLinesPerMinuteAndOneTrace() {
         int[] perMinute = new int[10];
         for (int second = 0; second < 600; second++) {
-            int before = records.size();
+            int before = captured.records().size();
             for (int worker = 0; worker < 4; worker++) {
                 log.failed(DOWN);
             }
-            perMinute[second / 60] += records.size() - before;
+            perMinute[second / 60] += captured.records().size() - before;
             now = now.plusSeconds(1);
         }
         log.succeeded();
@@ -99,7 +72,8 @@ class OutageLogTest {
         for (int minute = 1; minute < 10; minute++) {
             assertEquals(2, perMinute[minute], "minute " + minute + ": " + lines());
         }
-        assertEquals(1, records.stream().filter(r -> r.getThrown() != null).count(), "one trace: " + lines());
+        assertEquals(1, captured.traces(), "one trace: " + lines());
+        List<LogRecord> records = captured.records();
         assertEquals(21, records.size(), "20 in the outage, then the recovery line: " + lines());
         assertTrue(records.get(1).getMessage().startsWith("Outbox batch processing still failing after 30 s: 121 "
                 + "failed attempts, none succeeded since; last error: java.lang.IllegalStateException"), lines());
@@ -119,16 +93,16 @@ class OutageLogTest {
         }
 
         // t=0 failure + t=1 recovery, t=32 failure (naming the 15 silent ones) + t=33 recovery.
-        assertEquals(4, records.size(), lines());
-        assertEquals(2, records.stream().filter(r -> r.getThrown() != null).count(), lines());
-        assertTrue(records.get(2).getMessage().endsWith("(15 earlier failures were not logged)"), lines());
+        assertEquals(4, captured.records().size(), lines());
+        assertEquals(2, captured.traces(), lines());
+        assertTrue(captured.records().get(2).getMessage().endsWith("(15 earlier failures were not logged)"), lines());
     }
 
     @Test
     void aSuccessWithoutFailuresLogsNothing() {
         log.succeeded();
         log.succeeded();
-        assertTrue(records.isEmpty(), lines());
+        assertTrue(captured.records().isEmpty(), lines());
     }
 
     @Test
@@ -152,8 +126,9 @@ class OutageLogTest {
         assertTrue(threads.awaitTermination(10, TimeUnit.SECONDS));
         log.succeeded();
 
-        assertEquals(2, records.size(), lines());
-        assertEquals("Outbox batch processing works again after 0 s and 8000 failed attempts", records.get(1).getMessage());
+        assertEquals(2, captured.records().size(), lines());
+        assertEquals("Outbox batch processing works again after 0 s and 8000 failed attempts",
+                captured.records().get(1).getMessage());
     }
 
     private void failEverySecondFor(int seconds) {
@@ -164,10 +139,6 @@ class OutageLogTest {
     }
 
     private String lines() {
-        StringBuilder lines = new StringBuilder();
-        synchronized (records) {
-            records.forEach(r -> lines.append('\n').append(r.getLevel()).append(' ').append(r.getMessage()));
-        }
-        return lines.toString();
+        return String.join("\n", captured.messages(Level.ALL));
     }
 }
