@@ -20,7 +20,9 @@ import java.util.function.DoubleSupplier;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.MessageDeliverer;
 import org.eeoutbox.OutboxEntry;
+import org.eeoutbox.OutboxStatus;
 import org.eeoutbox.RetryPolicy;
+import org.eeoutbox.engine.internal.OutageLog;
 import org.eeoutbox.spi.OutboxStore;
 import org.eeoutbox.spi.TransactionRunner;
 
@@ -35,6 +37,10 @@ import org.eeoutbox.spi.TransactionRunner;
  * <p>Thread-safe. {@link #drain()} never runs twice at once: a call made while a pass runs
  * returns at once and makes the running pass go round once more, so a wake-up is never lost.
  * With a concurrency above one, the extra workers run on the given {@link Executor}.
+ *
+ * <p>Logs, under this class's name: each entry that ends {@code FAILED} at {@code WARNING}, each
+ * retry at {@code DEBUG} (JUL {@code FINE}), and failed batches through an {@link OutageLog} (the
+ * first with its trace, then a summary every 30 s, then a line when batches commit again).
  */
 public final class OutboxProcessor {
 
@@ -48,6 +54,7 @@ public final class OutboxProcessor {
     private final Executor executor;
     private final Clock clock;
     private final DoubleSupplier random;
+    private final OutageLog batchFailures;
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean wakeRequested = new AtomicBoolean();
     private volatile boolean stopped;
@@ -78,6 +85,8 @@ public final class OutboxProcessor {
         this.executor = Objects.requireNonNull(executor, "executor");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.random = random;
+        this.batchFailures = new OutageLog(LOG, "Outbox batch processing", "rolled back, its entries stay pending",
+                OutageLog.DEFAULT_INTERVAL, clock);
     }
 
     /** Returns the delivery types this processor claims. */
@@ -153,11 +162,13 @@ public final class OutboxProcessor {
         try {
             outcomes = transactions.inNewTransaction(this::claimDeliverUpdate);
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "Outbox batch failed and was rolled back; its entries stay pending", e);
+            batchFailures.failed(e);
             notifyListener(() -> listener.onBatchFailed(e));
             return -1;
         }
+        batchFailures.succeeded();
         if (!outcomes.isEmpty()) {
+            logOutcomes(outcomes);
             BatchReport report = new BatchReport(outcomes, Duration.ofNanos(System.nanoTime() - start));
             notifyListener(() -> listener.onBatchCommitted(report));
         }
@@ -264,6 +275,22 @@ public final class OutboxProcessor {
             }
         }
         return true;
+    }
+
+    /** Logs, once the batch has committed, each entry that failed for good at WARNING and each retry at DEBUG. */
+    private static void logOutcomes(List<BatchReport.Outcome> outcomes) {
+        for (BatchReport.Outcome outcome : outcomes) {
+            OutboxEntry entry = outcome.entry();
+            if (entry.status() == OutboxStatus.FAILED) {
+                LOG.log(Level.WARNING, "Outbox entry {0} FAILED at attempt {1} and will not be delivered (delivery "
+                        + "type {2}, message type {3}): {4}", entry.id(), entry.attempts(), entry.deliveryType(),
+                        entry.messageType(), entry.lastError());
+            } else if (outcome.result() instanceof DeliveryResult.RetriableFailure && LOG.isLoggable(Level.DEBUG)) {
+                LOG.log(Level.DEBUG, "Outbox entry {0} (delivery type {1}) will be retried at {2}, attempt {3} "
+                        + "failed: {4}", entry.id(), entry.deliveryType(), entry.nextAttemptAt(), entry.attempts(),
+                        entry.lastError());
+            }
+        }
     }
 
     /** The one place that decides an entry's next state from its delivery result. */

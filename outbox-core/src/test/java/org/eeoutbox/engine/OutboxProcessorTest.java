@@ -19,13 +19,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.logging.Level;
 import org.eeoutbox.DeliveryInfo;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.MessageDeliverer;
 import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxMessage;
 import org.eeoutbox.OutboxStatus;
+import org.eeoutbox.engine.internal.CapturedLog;
 import org.eeoutbox.spi.TransactionRunner;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The processor's decisions, on a fake store; the SQL side is proven against real databases. */
@@ -40,6 +43,7 @@ class OutboxProcessorTest {
     };
 
     private final InMemoryStore store = new InMemoryStore();
+    private final List<Runnable> cleanUps = new ArrayList<>();
 
     @Test
     void aDelivererThatThrowsTurnsItsBatchIntoRetries() {
@@ -174,6 +178,74 @@ class OutboxProcessorTest {
         assertEquals(List.of(OutboxStatus.PENDING, OutboxStatus.DELIVERED), store.rows.values().stream()
                 .sorted(Comparator.comparing(OutboxEntry::deliveryType).reversed())
                 .map(OutboxEntry::status).toList(), "kafka to retry, http delivered, in one committed batch");
+    }
+
+    @Test
+    void anEntryThatEndsFailedLogsOneWarningWithItsIdTypeAndReason() {
+        UUID id = add("http");
+        CapturedLog log = logOf(OutboxProcessor.class);
+
+        processor(deliverer("http", entry -> DeliveryResult.permanent("HTTP 404 from service 'billing'")),
+                new OutboxListener() { }).drain();
+
+        List<String> warnings = log.messages(Level.WARNING);
+        assertEquals(List.of("Outbox entry " + id + " FAILED at attempt 1 and will not be delivered (delivery type "
+                + "http, message type t): HTTP 404 from service 'billing'"), warnings);
+    }
+
+    @Test
+    void aRetryLogsAtFineOnly() {
+        UUID id = add("http");
+        CapturedLog log = logOf(OutboxProcessor.class);
+
+        processor(deliverer("http", entry -> DeliveryResult.retriable("HTTP 503")), new OutboxListener() { }).drain();
+
+        assertEquals(List.of(), log.messages(Level.INFO));
+        List<String> fine = log.messages(Level.FINE);
+        assertEquals(1, fine.size(), fine.toString());
+        assertTrue(fine.get(0).startsWith("Outbox entry " + id + " (delivery type http) will be retried at ")
+                && fine.get(0).endsWith("attempt 1 failed: HTTP 503"), fine.get(0));
+    }
+
+    @Test
+    void anUnreachableStoreLogsOneTraceThenARecoveryLine() {
+        AtomicInteger failing = new AtomicInteger(100);
+        TransactionRunner unreachable = new TransactionRunner() {
+            @Override
+            public <T> T inNewTransaction(Supplier<T> work) {
+                if (failing.getAndDecrement() > 0) {
+                    throw new IllegalStateException("database unreachable");
+                }
+                return work.get();
+            }
+        };
+        CapturedLog log = logOf(OutboxProcessor.class);
+        OutboxProcessor processor = new OutboxProcessor(store, unreachable, List.of(deliverer("http",
+                entry -> DeliveryResult.delivered())), ProcessorSettings.DEFAULT, new OutboxListener() { },
+                Runnable::run, Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0);
+
+        for (int poll = 0; poll < 101; poll++) {
+            processor.drain();
+        }
+
+        List<String> lines = log.messages(Level.INFO);
+        assertEquals(2, lines.size(), lines.toString());
+        assertTrue(lines.get(0).startsWith("Outbox batch processing failed (rolled back, its entries stay pending): "
+                + "java.lang.IllegalStateException: database unreachable"), lines.get(0));
+        assertEquals(1, log.traces());
+        assertEquals("Outbox batch processing works again after 0 s and 100 failed attempts", lines.get(1));
+    }
+
+    /** Catches what {@code type}'s System.Logger logs, at every level, until the test ends. */
+    private CapturedLog logOf(Class<?> type) {
+        CapturedLog captured = CapturedLog.of(type.getName());
+        cleanUps.add(captured::close);
+        return captured;
+    }
+
+    @AfterEach
+    void cleanUp() {
+        cleanUps.forEach(Runnable::run);
     }
 
     private OutboxProcessor processor(MessageDeliverer deliverer, OutboxListener listener) {

@@ -176,7 +176,8 @@ public final class PayaraMicro implements AutoCloseable {
 
     /**
      * Returns the outbox's counters from its MicroProfile Metrics ({@code outbox_delivered_total}
-     * and so on, by OpenMetrics name without {@code _total}), empty if unreadable.
+     * and so on, by OpenMetrics name without {@code _total}, summed over the delivery types), empty
+     * if unreadable.
      */
     public Map<String, Double> outboxCounters() {
         try {
@@ -186,8 +187,8 @@ public final class PayaraMicro implements AutoCloseable {
             String body = client.send(request, HttpResponse.BodyHandlers.ofString()).body();
             Map<String, Double> counters = new TreeMap<>();
             body.lines().filter(line -> line.startsWith("outbox_") && line.contains("_total"))
-                    .forEach(line -> counters.put(line.substring(0, line.indexOf("_total")),
-                            Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))));
+                    .forEach(line -> counters.merge(line.substring(0, line.indexOf("_total")),
+                            Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)), Double::sum));
             return counters;
         } catch (IOException | RuntimeException e) {
             return Map.of();

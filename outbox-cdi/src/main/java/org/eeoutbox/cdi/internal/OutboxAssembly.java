@@ -100,7 +100,7 @@ final class OutboxAssembly {
             }
             Optional<OutboxPurger> purger = settings.purgerEnabled()
                     ? Optional.of(new OutboxPurger(store, transactions, settings.purger(), clock)) : Optional.empty();
-            OutboxTasks tasks = new OutboxTasks(trigger, executor);
+            OutboxTasks tasks = new OutboxTasks(trigger, executor, clock);
             Optional<OutboxProcessor> woken = processor;
             AfterCommitWakeUp wakeUp = new AfterCommitWakeUp(registry,
                     () -> woken.ifPresent(p -> tasks.now("wake-up", p::drain)));

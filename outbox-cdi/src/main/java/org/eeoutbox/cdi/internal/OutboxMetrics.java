@@ -3,19 +3,30 @@ package org.eeoutbox.cdi.internal;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.MetricUnits;
+import org.eclipse.microprofile.metrics.Tag;
 import org.eclipse.microprofile.metrics.Timer;
 import org.eclipse.microprofile.metrics.annotation.RegistryScope;
 import org.eeoutbox.DeliveryResult;
+import org.eeoutbox.MessageDeliverer;
 import org.eeoutbox.OutboxStatus;
 import org.eeoutbox.engine.BatchReport;
 
 /**
- * MicroProfile Metrics for the outbox, in the application registry: counters
- * {@code outbox.delivered}, {@code outbox.retries}, {@code outbox.failed}, the timer
- * {@code outbox.batch.duration}, and the gauges {@code outbox.pending},
- * {@code outbox.failed.current} and {@code outbox.oldest.pending.age.seconds}.
+ * MicroProfile Metrics for the outbox, in the application registry, each with a description
+ * (the Prometheus {@code # HELP}): counters {@code outbox.delivered}, {@code outbox.retries},
+ * {@code outbox.failed}, tagged {@code delivery_type} (one series per delivery type, registered at
+ * zero at startup; a total is their sum), the timer {@code outbox.batch.duration}, and the gauges
+ * {@code outbox.pending}, {@code outbox.failed.current} and {@code outbox.oldest.pending.age.seconds}.
+ *
+ * <p>The counters carry no untagged total beside the tagged series: MicroProfile Metrics 5 requires
+ * every metric of one name to have the same tag names, and Prometheus sums series anyway
+ * ({@code sum(outbox_delivered_total)}).
  *
  * <p>Registered by {@link org.eeoutbox.cdi.OutboxExtension} only when the Metrics API is present (no other class
  * references Metrics types, so the library deploys without it), and inert when
@@ -25,6 +36,9 @@ import org.eeoutbox.engine.BatchReport;
 @ApplicationScoped
 public class OutboxMetrics {
 
+    /** The tag that tells the counters' series apart. */
+    static final String DELIVERY_TYPE_TAG = "delivery_type";
+
     @Inject
     @RegistryScope(scope = MetricRegistry.APPLICATION_SCOPE)
     MetricRegistry registry;
@@ -32,10 +46,8 @@ public class OutboxMetrics {
     @Inject
     OutboxRuntime runtime;
 
+    private final Map<String, Counters> counters = new ConcurrentHashMap<>();
     private volatile boolean enabled;
-    private Counter delivered;
-    private Counter retries;
-    private Counter failed;
     private Timer batchDuration;
 
     /** Registers the metrics once the outbox has started. */
@@ -43,13 +55,19 @@ public class OutboxMetrics {
         if (!started.metricsEnabled()) {
             return;
         }
-        delivered = registry.counter("outbox.delivered");
-        retries = registry.counter("outbox.retries");
-        failed = registry.counter("outbox.failed");
-        batchDuration = registry.timer("outbox.batch.duration");
-        registry.gauge("outbox.pending", runtime, r -> r.stats().pending());
-        registry.gauge("outbox.failed.current", runtime, r -> r.stats().failed());
-        registry.gauge("outbox.oldest.pending.age.seconds", runtime, r -> r.stats().oldestPendingAge().toMillis() / 1000.0);
+        for (MessageDeliverer deliverer : runtime.start().deliverers()) {
+            countersOf(deliverer.deliveryType());
+        }
+        batchDuration = registry.timer(Metadata.builder().withName("outbox.batch.duration")
+                .withDescription("Time each committed batch took, from the claim to the commit, deliveries included")
+                .withUnit(MetricUnits.SECONDS).build());
+        registry.gauge(metadata("outbox.pending", "Entries waiting for delivery (PENDING, due or not), read every "
+                + "outbox.metrics.refresh-interval"), runtime, r -> r.stats().pending());
+        registry.gauge(metadata("outbox.failed.current", "Entries FAILED and still in the table (they are never "
+                + "purged), read every outbox.metrics.refresh-interval"), runtime, r -> r.stats().failed());
+        registry.gauge(metadata("outbox.oldest.pending.age.seconds", "Seconds since the oldest PENDING entry was "
+                + "published, 0 when none waits, read every outbox.metrics.refresh-interval"), runtime,
+                r -> r.stats().oldestPendingAge().toMillis() / 1000.0);
         runtime.refreshStatsOnSchedule();
         enabled = true;
     }
@@ -61,13 +79,34 @@ public class OutboxMetrics {
         batchDuration.update(report.duration());
         for (BatchReport.Outcome outcome : report.outcomes()) {
             OutboxStatus status = outcome.entry().status();
+            String type = outcome.entry().deliveryType();
             if (status == OutboxStatus.DELIVERED) {
-                delivered.inc();
+                countersOf(type).delivered().inc();
             } else if (status == OutboxStatus.FAILED) {
-                failed.inc();
+                countersOf(type).failed().inc();
             } else if (outcome.result() instanceof DeliveryResult.RetriableFailure) {
-                retries.inc();
+                countersOf(type).retries().inc();
             }
         }
+    }
+
+    private record Counters(Counter delivered, Counter retries, Counter failed) {
+    }
+
+    /** The counters of one delivery type, registered on first use. */
+    private Counters countersOf(String type) {
+        return counters.computeIfAbsent(type, t -> {
+            Tag tag = new Tag(DELIVERY_TYPE_TAG, t);
+            return new Counters(
+                    registry.counter(metadata("outbox.delivered", "Entries delivered, by delivery type"), tag),
+                    registry.counter(metadata("outbox.retries", "Failed delivery attempts that will be retried "
+                            + "(the entry stays PENDING), by delivery type"), tag),
+                    registry.counter(metadata("outbox.failed", "Entries that ended FAILED (a permanent failure or "
+                            + "the retries exhausted), by delivery type"), tag));
+        });
+    }
+
+    private static Metadata metadata(String name, String description) {
+        return Metadata.builder().withName(name).withDescription(description).build();
     }
 }

@@ -3,19 +3,25 @@ package org.eeoutbox.cdi.internal;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.eeoutbox.engine.internal.OutageLog;
 
 /**
  * Runs the outbox's tasks on the container's managed executor: periodic ones when the
  * {@link OutboxTrigger} calls (a task still running when it is called again is skipped, so a task
  * never overlaps itself), one-off ones at once. Guarded so that no exception ends a schedule, and
- * counted so that {@link #stop} can wait for the tasks in flight.
+ * counted so that {@link #stop} can wait for the tasks in flight. A task's failures are logged
+ * through an {@link OutageLog} of its own: the first with its trace, then one summary line every
+ * 30 s while they go on, then one line when the task works again.
  *
  * <p>The trigger only hands work over: a long drain never holds up the purger or the gauges'
  * refresh, even where the trigger has a single thread (Payara's default scheduled executor).
@@ -29,6 +35,8 @@ final class OutboxTasks {
 
     private final OutboxTrigger trigger;
     private final Executor worker;
+    private final InstantSource clock;
+    private final Map<String, OutageLog> failures = new ConcurrentHashMap<>();
     private final List<OutboxTrigger.Schedule> schedules = new ArrayList<>();
     private final Object lock = new Object();
     private int inFlight;
@@ -39,8 +47,14 @@ final class OutboxTasks {
      * @param worker  runs every task; inside a server, a managed executor
      */
     OutboxTasks(OutboxTrigger trigger, Executor worker) {
+        this(trigger, worker, InstantSource.system());
+    }
+
+    /** As above, with the clock that times a task's failures given, for tests. */
+    OutboxTasks(OutboxTrigger trigger, Executor worker, InstantSource clock) {
         this.trigger = Objects.requireNonNull(trigger, "trigger");
         this.worker = Objects.requireNonNull(worker, "worker");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /** Runs {@code task} after {@code initialDelay}, then about every {@code interval} unless it still runs. */
@@ -111,13 +125,19 @@ final class OutboxTasks {
         try {
             if (!isStopped()) {
                 task.run();
+                failures(name).succeeded();
             }
         } catch (Throwable e) {
             // Never let an exception end a schedule.
-            LOG.log(Level.ERROR, "Outbox task " + name + " failed; it runs again on schedule", e);
+            failures(name).failed(e);
         } finally {
             finished(done);
         }
+    }
+
+    private OutageLog failures(String name) {
+        return failures.computeIfAbsent(name, task -> new OutageLog(LOG, "Outbox task '" + task + "'",
+                "it runs again on schedule", OutageLog.DEFAULT_INTERVAL, clock));
     }
 
     private boolean isStopped() {

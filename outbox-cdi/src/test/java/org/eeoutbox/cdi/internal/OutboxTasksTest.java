@@ -4,14 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Logger;
+import java.util.regex.Pattern;
+import java.util.logging.SimpleFormatter;
+import java.util.logging.StreamHandler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -87,6 +95,54 @@ class OutboxTasksTest {
         trigger.fire(0);
 
         assertEquals(2, runs.get(), "ran again after throwing");
+    }
+
+    @Test
+    void aTaskFailingEverySecondLogsOneTraceAndTwoLinesPerMinuteThenARecoveryLine() {
+        Instant[] now = {Instant.parse("2026-12-03T12:00:00Z")};
+        OutboxTasks inline = new OutboxTasks(trigger, Runnable::run, () -> now[0]);
+        AtomicBoolean down = new AtomicBoolean(true);
+        inline.every("stats", Duration.ZERO, Duration.ofSeconds(1), () -> {
+            if (down.get()) {
+                throw new IllegalStateException("database unreachable");
+            }
+        });
+        // What the server's log file would show: SimpleFormatter's two lines a record, then any trace.
+        ByteArrayOutputStream file = new ByteArrayOutputStream();
+        StreamHandler handler = new StreamHandler(file, new SimpleFormatter());
+        Logger logger = Logger.getLogger(OutboxTasks.class.getName());
+        logger.addHandler(handler);
+        String outage;
+        String recovery;
+        try {
+            for (int second = 0; second < 120; second++) {
+                trigger.fire(0);
+                now[0] = now[0].plusSeconds(1);
+            }
+            handler.flush();
+            outage = file.toString(StandardCharsets.UTF_8);
+            file.reset();
+            down.set(false);
+            trigger.fire(0);
+            trigger.fire(0);
+            handler.flush();
+            recovery = file.toString(StandardCharsets.UTF_8);
+        } finally {
+            logger.removeHandler(handler);
+        }
+
+        assertEquals(4, count(outage, "\nWARNING: "), "two records a minute of outage:\n" + outage);
+        assertEquals(1, count(outage, "\nCaused by: ") + count(outage, "\njava.lang.IllegalStateException: database"),
+                "one trace:\n" + outage);
+        assertTrue(outage.contains("WARNING: Outbox task 'stats' failed (it runs again on schedule): "
+                + "java.lang.IllegalStateException: database unreachable"), outage);
+        assertTrue(outage.contains("WARNING: Outbox task 'stats' still failing after 90 s: 91 failed attempts"), outage);
+        assertTrue(recovery.endsWith("INFO: Outbox task 'stats' works again after 120 s and 120 failed attempts"
+                + System.lineSeparator()), recovery);
+    }
+
+    private static int count(String text, String part) {
+        return text.split(Pattern.quote(part), -1).length - 1;
     }
 
     @Test
