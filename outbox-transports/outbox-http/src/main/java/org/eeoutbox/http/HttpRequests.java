@@ -122,7 +122,8 @@ final class HttpRequests {
     }
 
     private static Prepared rejected(OutboxEntry entry, String reason) {
-        LOG.log(Level.WARNING, "Outbox entry {0} fails permanently: {1}", entry.id(), reason);
+        // The processor logs the entry once it is FAILED; this says why the request could not be built.
+        LOG.log(Level.DEBUG, "Outbox entry {0} fails permanently: {1}", entry.id(), reason);
         return Prepared.failed(entry, DeliveryResult.permanent(reason));
     }
 }

@@ -121,7 +121,8 @@ class KafkaBrokerDeliveryTest {
             for (Header header : record.headers()) {
                 names.add(header.key());
             }
-            assertEquals(List.of("x-outbox-id", "seq", "x-outbox-id"), names);
+            assertEquals(List.of("x-outbox-id", "seq", "x-outbox-message-type", "x-outbox-attempt", "x-outbox-id"), names);
+            assertEquals("1", text(record.headers().lastHeader("x-outbox-attempt")));
             assertEquals("user-" + seq, text(record.headers().headers("x-outbox-id").iterator().next()));
         }
     }
