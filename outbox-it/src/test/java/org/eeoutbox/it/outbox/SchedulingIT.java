@@ -76,8 +76,8 @@ class SchedulingIT {
 
         slow.pause(Duration.ZERO);
         awaitState(order, "DELIVERED");
-        assertEquals("DELIVERED 2 first attempt", state(order),
-                "only attempts whose batch committed in time count; the last error stays as history");
+        assertEquals("DELIVERED 2 null", state(order),
+                "only attempts whose batch committed in time count; delivery clears the last error");
     }
 
     private void awaitCalls(int calls) {
