@@ -16,9 +16,10 @@ import java.util.UUID;
 
 /**
  * MySQL 8.0 or later: ids as {@code BINARY(16)}, instants as UTC in {@code DATETIME(6)}, sets as
- * {@code IN (?, …)} lists. The SQL runs on 8.0.15 and later (no row alias in upserts).
+ * {@code IN (?, …)} lists. The SQL runs on 8.0.15 and later (no row alias in upserts), and on
+ * MariaDB except where {@link MariaDbDialect} overrides it.
  */
-public final class MySqlDialect extends SqlDialect {
+public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
 
     MySqlDialect() {
     }

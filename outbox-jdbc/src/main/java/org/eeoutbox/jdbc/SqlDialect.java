@@ -17,8 +17,9 @@ import java.util.UUID;
  * instants and sets of values are bound and read. Each subclass explains its quirks where they
  * are.
  *
- * <p>Supported: PostgreSQL 12 or later ({@link PostgreSqlDialect}) and MySQL 8.0 or later
- * ({@link MySqlDialect}). Instances are immutable and thread-safe.
+ * <p>Supported: PostgreSQL 12 or later ({@link PostgreSqlDialect}), MySQL 8.0 or later
+ * ({@link MySqlDialect}) and MariaDB 10.11 or later through MariaDB Connector/J
+ * ({@link MariaDbDialect}). Instances are immutable and thread-safe.
  */
 public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect {
 
@@ -26,35 +27,60 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
 
     private static final long MICROS_PER_SECOND = 1_000_000L;
 
+    private static final String SUPPORTED = "Supported: PostgreSQL 12 or later, MySQL 8.0 or later, MariaDB "
+            + MariaDbDialect.MIN_MAJOR + "." + MariaDbDialect.MIN_MINOR + " or later (through MariaDB Connector/J).";
+
     /**
      * Picks the dialect of the database behind {@code connection}, from its product name and
      * version, and logs the choice.
      *
      * @throws IllegalStateException naming the server, its version and what is supported, for any
-     *                               other database (MariaDB included) or an older version
+     *                               other database or an older version, and for MariaDB reached
+     *                               through MySQL Connector/J (which reports it as MySQL)
      * @throws SQLException          if the metadata cannot be read
      */
     public static SqlDialect detect(Connection connection) throws SQLException {
         DatabaseMetaData metaData = connection.getMetaData();
         String product = metaData.getDatabaseProductName();
         String version = metaData.getDatabaseProductVersion();
-        int major = metaData.getDatabaseMajorVersion();
-        String lowerProduct = product.toLowerCase(Locale.ROOT);
-        SqlDialect dialect = null;
-        if (lowerProduct.contains("postgresql") && major >= 12) {
-            dialect = new PostgreSqlDialect();
-        } else if (lowerProduct.equals("mysql") && major >= 8 && !version.toLowerCase(Locale.ROOT).contains("mariadb")) {
-            dialect = new MySqlDialect();
-        }
-        if (dialect == null) {
-            throw new IllegalStateException("Unsupported database for the outbox: " + product + " " + version
-                    + ". Supported: PostgreSQL 12 or later, MySQL 8.0 or later (MariaDB is not supported yet).");
-        }
+        SqlDialect dialect = choose(product, version,
+                metaData.getDatabaseMajorVersion(), metaData.getDatabaseMinorVersion());
         LOG.log(Level.INFO, "Outbox uses the {0} dialect for {1} {2}", dialect.name(), product, version);
         return dialect;
     }
 
-    /** Returns a short name, {@code "postgresql"} or {@code "mysql"}. */
+    /**
+     * Picks the dialect for a product name and version as the driver reports them.
+     *
+     * @throws IllegalStateException as {@link #detect} does
+     */
+    static SqlDialect choose(String product, String version, int major, int minor) {
+        String lowerProduct = product.toLowerCase(Locale.ROOT);
+        // MariaDB Connector/J names the product MariaDB; MySQL Connector/J calls MariaDB MySQL and
+        // only the version (5.5.5-10.11.6-MariaDB, 11.4.5-MariaDB) tells.
+        boolean viaMariaDbDriver = lowerProduct.equals("mariadb");
+        boolean mariadb = viaMariaDbDriver || version.toLowerCase(Locale.ROOT).contains("mariadb");
+        if (mariadb && !viaMariaDbDriver) {
+            throw new IllegalStateException("MariaDB " + version + " is reached through MySQL Connector/J, which "
+                    + "the outbox does not support with MariaDB (on 10.11 it drops the fractional seconds of "
+                    + "DATETIME(6) parameters). Use MariaDB Connector/J (org.mariadb.jdbc:mariadb-java-client, "
+                    + "jdbc:mariadb:// URLs). " + SUPPORTED);
+        }
+        if (mariadb && (major > MariaDbDialect.MIN_MAJOR
+                || major == MariaDbDialect.MIN_MAJOR && minor >= MariaDbDialect.MIN_MINOR)) {
+            return new MariaDbDialect();
+        }
+        if (lowerProduct.contains("postgresql") && major >= 12) {
+            return new PostgreSqlDialect();
+        }
+        if (!mariadb && lowerProduct.equals("mysql") && major >= 8) {
+            return new MySqlDialect();
+        }
+        throw new IllegalStateException("Unsupported database for the outbox: " + product + " " + version + ". "
+                + SUPPORTED);
+    }
+
+    /** Returns a short name, {@code "postgresql"}, {@code "mysql"} or {@code "mariadb"}: the migrations' folder. */
     public abstract String name();
 
     /** Returns the classpath location of the migration that creates schema {@code version}. */

@@ -28,11 +28,14 @@ import java.util.concurrent.Callable;
  *       {@code OUTBOX_TEST_POSTGRESQL_PASSWORD} (default empty);</li>
  *   <li>{@code outbox.test.mysql.url} / {@code OUTBOX_TEST_MYSQL_URL}, with {@code .user} /
  *       {@code _USER} (default {@code root}) and {@code .password} / {@code _PASSWORD} (default
- *       empty).</li>
+ *       empty);</li>
+ *   <li>{@code outbox.test.mariadb.url} / {@code OUTBOX_TEST_MARIADB_URL}, with {@code .user} /
+ *       {@code _USER} (default {@code root}) and {@code .password} / {@code _PASSWORD} (default
+ *       empty); the URL is MariaDB Connector/J's ({@code jdbc:mariadb://…}).</li>
  * </ul>
  *
  * <p>Embedded servers run in UTC and trade durability for speed (PostgreSQL {@code fsync=off};
- * MySQL without binary log or doublewrite buffer). They keep their data under
+ * MySQL and MariaDB without binary log or doublewrite buffer). They keep their data under
  * {@code java.io.tmpdir} and delete it on exit; their binaries are cached under
  * {@code ~/.cache/eeoutbox}. A JVM killed with SIGKILL leaves the server processes running.
  */
@@ -42,9 +45,12 @@ public final class TestDatabases {
 
     private static final String POSTGRESQL = "postgresql";
     private static final String MYSQL = "mysql";
+    private static final String MARIADB = "mariadb";
 
     private static final Once POSTGRESQL_DATABASE = new Once(POSTGRESQL, TestDatabases::startPostgresql);
-    private static final Once MYSQL_DATABASE = new Once(MYSQL, TestDatabases::startMysql);
+    private static final Once MYSQL_DATABASE = new Once(MYSQL, () -> startLocal(MYSQL, new MySqlDistribution()));
+    private static final Once MARIADB_DATABASE =
+            new Once(MARIADB, () -> startLocal(MARIADB, new MariaDbDistribution()));
 
     private TestDatabases() {
     }
@@ -67,6 +73,17 @@ public final class TestDatabases {
      */
     public static TestDatabase mysql() {
         return MYSQL_DATABASE.get();
+    }
+
+    /**
+     * Returns the MariaDB database: the configured external one, or else an embedded MariaDB
+     * 11.4.5 (Linux x86-64 only) with database {@code outbox}, user {@code root}, no password,
+     * reached through MariaDB Connector/J.
+     *
+     * @throws IllegalStateException if it cannot be started or reached
+     */
+    public static TestDatabase mariadb() {
+        return MARIADB_DATABASE.get();
     }
 
     private static PooledTestDatabase startPostgresql() throws IOException, SQLException {
@@ -95,14 +112,15 @@ public final class TestDatabases {
         }
     }
 
-    private static PooledTestDatabase startMysql() throws IOException, InterruptedException {
-        Optional<String> url = setting(MYSQL, "url");
+    private static PooledTestDatabase startLocal(String name, ServerDistribution distribution)
+            throws IOException, InterruptedException {
+        Optional<String> url = setting(name, "url");
         if (url.isPresent()) {
-            return external(MYSQL, url.get(), "root");
+            return external(name, url.get(), "root");
         }
-        MySqlServer server = MySqlServer.start();
+        LocalServer server = LocalServer.start(distribution);
         try {
-            return pooled(MYSQL, server.jdbcUrl(), "root", "", server);
+            return pooled(name, server.jdbcUrl(), "root", "", server);
         } catch (RuntimeException e) {
             server.close();
             throw e;

@@ -31,11 +31,27 @@ class TestDatabasesTest {
     }
 
     @Test
+    void mariadbIsVersion114ThroughMariaDbConnectorJ() throws SQLException {
+        assertTrue(version(TestDatabases.mariadb()).startsWith("11.4."));
+        try (Connection connection = TestDatabases.mariadb().dataSource().getConnection()) {
+            assertEquals("MariaDB", connection.getMetaData().getDatabaseProductName());
+        }
+    }
+
+    @Test
     void mysqlRoundTripsDatetime6() throws SQLException {
-        TestDatabase mysql = TestDatabases.mysql();
-        mysql.dropTables("testkit_datetime");
+        roundTripsDatetime6(TestDatabases.mysql());
+    }
+
+    @Test
+    void mariadbRoundTripsDatetime6() throws SQLException {
+        roundTripsDatetime6(TestDatabases.mariadb());
+    }
+
+    private static void roundTripsDatetime6(TestDatabase database) throws SQLException {
+        database.dropTables("testkit_datetime");
         LocalDateTime value = LocalDateTime.of(2024, 2, 29, 23, 59, 58, 123_456_000);
-        try (Connection connection = mysql.dataSource().getConnection()) {
+        try (Connection connection = database.dataSource().getConnection()) {
             try (Statement statement = connection.createStatement()) {
                 statement.execute("CREATE TABLE testkit_datetime (at DATETIME(6) NOT NULL)");
             }
@@ -49,12 +65,13 @@ class TestDatabasesTest {
                 assertEquals(value, rows.getObject(1, LocalDateTime.class));
             }
         }
-        mysql.dropTables("testkit_datetime");
+        database.dropTables("testkit_datetime");
     }
 
     @Test
     void dropTablesDropsTablesWithForeignKeys() throws SQLException {
-        for (TestDatabase database : new TestDatabase[] {TestDatabases.postgresql(), TestDatabases.mysql()}) {
+        for (TestDatabase database : new TestDatabase[] {TestDatabases.postgresql(), TestDatabases.mysql(),
+                TestDatabases.mariadb()}) {
             database.dropTables("testkit_child", "testkit_parent");
             try (Connection connection = database.dataSource().getConnection();
                     Statement statement = connection.createStatement()) {

@@ -1,0 +1,45 @@
+package org.eeoutbox.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** Dialect detection from the product and version strings real drivers report. */
+class SqlDialectTest {
+
+    @Test
+    void mariaDbThroughItsOwnDriverGetsTheMariaDbDialect() {
+        // MariaDB Connector/J strips the 5.5.5- prefix MariaDB 10 sends.
+        assertEquals("mariadb", SqlDialect.choose("MariaDB", "10.11.6-MariaDB-0+deb12u1", 10, 11).name());
+        assertEquals("mariadb", SqlDialect.choose("MariaDB", "11.4.5-MariaDB", 11, 4).name());
+    }
+
+    @Test
+    void mariaDbOlderThan1011IsRefusedNamingTheVersionNeeded() {
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> SqlDialect.choose("MariaDB", "10.6.18-MariaDB", 10, 6));
+        assertTrue(e.getMessage().contains("MariaDB 10.6.18-MariaDB"), e.getMessage());
+        assertTrue(e.getMessage().contains("MariaDB 10.11 or later"), e.getMessage());
+    }
+
+    @Test
+    void mariaDbThroughMySqlConnectorJIsRefusedNamingTheDriverToUse() {
+        // MySQL Connector/J reports MariaDB as MySQL, with the server's version string.
+        for (String version : new String[] {"5.5.5-10.11.6-MariaDB-0+deb12u1", "11.4.5-MariaDB"}) {
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> SqlDialect.choose("MySQL", version, 11, 4));
+            assertTrue(e.getMessage().contains("org.mariadb.jdbc:mariadb-java-client"), e.getMessage());
+        }
+    }
+
+    @Test
+    void mySqlAndPostgreSqlAreDetectedAsBefore() {
+        assertEquals("mysql", SqlDialect.choose("MySQL", "8.0.15", 8, 0).name());
+        assertEquals("postgresql", SqlDialect.choose("PostgreSQL", "17.6", 17, 6).name());
+        assertThrows(IllegalStateException.class, () -> SqlDialect.choose("MySQL", "5.7.44", 5, 7));
+        assertThrows(IllegalStateException.class, () -> SqlDialect.choose("PostgreSQL", "11.22", 11, 22));
+        assertThrows(IllegalStateException.class, () -> SqlDialect.choose("H2", "2.3.232", 2, 3));
+    }
+}
