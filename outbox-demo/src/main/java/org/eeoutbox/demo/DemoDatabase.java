@@ -20,7 +20,7 @@ import org.eeoutbox.testkit.TestDatabases;
  * a login of its own, {@value #USER}, with a password.
  *
  * @param description      what it is, for the user
- * @param kind             {@code postgresql} or {@code mysql}
+ * @param kind             {@code postgresql}, {@code mysql} or {@code mariadb}
  * @param payaraUrl        the JDBC URL for the service
  * @param payaraUser       the service's user
  * @param payaraPassword   the service's password, never empty
@@ -46,14 +46,14 @@ public record DemoDatabase(String description, String kind, String payaraUrl, St
     }
 
     /**
-     * Connects to an external PostgreSQL or MySQL database, which the service uses with the same
+     * Connects to an external PostgreSQL, MySQL or MariaDB database, which the service uses with the same
      * login; call it before anything else in the JVM uses the test kit's database of that kind.
      *
      * @param password not empty (MicroProfile Config treats an empty value as missing)
      * @throws IllegalStateException if it cannot be reached
      */
     public static DemoDatabase external(String url, String user, String password) throws SQLException {
-        String kind = url.startsWith("jdbc:mysql:") ? DemoOptions.MYSQL : DemoOptions.POSTGRESQL;
+        String kind = DemoOptions.kindOfUrl(url);
         // The test kit's external-server settings: it then starts nothing and pools connections.
         System.setProperty("outbox.test." + kind + ".url", url);
         System.setProperty("outbox.test." + kind + ".user", user);
@@ -62,16 +62,27 @@ public record DemoDatabase(String description, String kind, String payaraUrl, St
     }
 
     private static DemoDatabase open(String kind, boolean external) throws SQLException {
-        TestDatabase database = DemoOptions.MYSQL.equals(kind) ? TestDatabases.mysql() : TestDatabases.postgresql();
-        String dataSourceClass = DemoOptions.MYSQL.equals(kind) ? "com.mysql.cj.jdbc.MysqlDataSource"
-                : "org.postgresql.ds.PGSimpleDataSource";
+        TestDatabase database = switch (kind) {
+            case DemoOptions.MYSQL -> TestDatabases.mysql();
+            case DemoOptions.MARIADB -> TestDatabases.mariadb();
+            default -> TestDatabases.postgresql();
+        };
+        String dataSourceClass = switch (kind) {
+            case DemoOptions.MYSQL -> "com.mysql.cj.jdbc.MysqlDataSource";
+            case DemoOptions.MARIADB -> "org.mariadb.jdbc.MariaDbDataSource";
+            default -> "org.postgresql.ds.PGSimpleDataSource";
+        };
         String url = payaraUrl(database.jdbcUrl());
         if (external) {
             return new DemoDatabase(kind + " at " + database.jdbcUrl(), kind, url, database.user(),
                     database.password(), dataSourceClass, database.dataSource());
         }
         createLogin(database);
-        String description = DemoOptions.MYSQL.equals(kind) ? "embedded MySQL 8.0.15" : "embedded PostgreSQL 17";
+        String description = switch (kind) {
+            case DemoOptions.MYSQL -> "embedded MySQL 8.0.15";
+            case DemoOptions.MARIADB -> "embedded MariaDB 11.4.5";
+            default -> "embedded PostgreSQL 17";
+        };
         return new DemoDatabase(description + " at " + database.jdbcUrl(), kind, url, USER, PASSWORD, dataSourceClass,
                 database.dataSource());
     }
@@ -108,7 +119,7 @@ public record DemoDatabase(String description, String kind, String payaraUrl, St
     private static void createLogin(TestDatabase database) throws SQLException {
         try (Connection connection = database.dataSource().getConnection();
                 Statement statement = connection.createStatement()) {
-            if ("mysql".equals(database.name())) {
+            if (!DemoOptions.POSTGRESQL.equals(database.name())) { // MySQL and MariaDB
                 statement.execute("CREATE USER IF NOT EXISTS '" + USER + "'@'%' IDENTIFIED BY '" + PASSWORD + "'");
                 statement.execute("GRANT ALL PRIVILEGES ON outbox.* TO '" + USER + "'@'%'");
                 return;

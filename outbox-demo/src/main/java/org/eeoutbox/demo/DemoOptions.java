@@ -9,7 +9,7 @@ import java.util.Optional;
  * The command line of {@code ./demo} (see {@code usage.txt}).
  *
  * @param orders     orders to place
- * @param database   {@code postgresql}, {@code mysql} or an external database's JDBC URL
+ * @param database   {@code postgresql}, {@code mysql}, {@code mariadb} or an external database's JDBC URL
  * @param dbUser     login for an external database
  * @param dbPassword its password
  * @param chaos      stop the webhook receiver for a few seconds mid-run
@@ -24,18 +24,25 @@ record DemoOptions(int orders, String database, Optional<String> dbUser, Optiona
 
     static final String POSTGRESQL = "postgresql";
     static final String MYSQL = "mysql";
+    static final String MARIADB = "mariadb";
 
     /** Returns whether the database is an external one, given by JDBC URL. */
     boolean externalDatabase() {
         return database.startsWith("jdbc:");
     }
 
-    /** Returns {@code postgresql} or {@code mysql}: which kind of database this is. */
+    /** Returns {@code postgresql}, {@code mysql} or {@code mariadb}: which kind of database this is. */
     String databaseKind() {
-        if (!externalDatabase()) {
-            return database;
+        return externalDatabase() ? kindOfUrl(database) : database;
+    }
+
+    /** Returns the kind of database a JDBC URL of one of the supported drivers reaches. */
+    static String kindOfUrl(String url) {
+        String lower = url.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("jdbc:mysql:")) {
+            return MYSQL;
         }
-        return database.startsWith("jdbc:mysql:") ? MYSQL : POSTGRESQL;
+        return lower.startsWith("jdbc:mariadb:") ? MARIADB : POSTGRESQL;
     }
 
     /**
@@ -115,12 +122,14 @@ record DemoOptions(int orders, String database, Optional<String> dbUser, Optiona
         return switch (lower) {
             case "postgres", "postgresql", "pg" -> POSTGRESQL;
             case "mysql" -> MYSQL;
+            case "mariadb" -> MARIADB;
             default -> {
-                if (lower.startsWith("jdbc:postgresql:") || lower.startsWith("jdbc:mysql:")) {
+                if (lower.startsWith("jdbc:postgresql:") || lower.startsWith("jdbc:mysql:")
+                        || lower.startsWith("jdbc:mariadb:")) {
                     yield value;
                 }
-                throw new IllegalArgumentException("--db must be postgres, mysql or a jdbc:postgresql: or jdbc:mysql:"
-                        + " URL, got: " + value);
+                throw new IllegalArgumentException("--db must be postgres, mysql, mariadb or a jdbc:postgresql:,"
+                        + " jdbc:mysql: or jdbc:mariadb: URL, got: " + value);
             }
         };
     }

@@ -53,6 +53,15 @@ class DemoOptionsTest {
     }
 
     @Test
+    void mariadbIsNamedOrGivenByItsDriversUrl() {
+        assertEquals("mariadb", DemoOptions.parse(new String[] {"--db", "MariaDB"}, Map.of()).databaseKind());
+        DemoOptions external = DemoOptions.parse(new String[] {"--db", "jdbc:mariadb://db:3306/demo"},
+                Map.of("DEMO_DB_USER", "demo", "DEMO_DB_PASSWORD", "secret"));
+        assertTrue(external.externalDatabase());
+        assertEquals("mariadb", external.databaseKind());
+    }
+
+    @Test
     void rejectsBadValues() {
         for (String[] args : new String[][] {{"--orders", "0"}, {"--orders", "ten"}, {"--orders"}, {"--db", "oracle"},
                 {"--db", "jdbc:oracle:thin:@x"}, {"--verbose"}, {"--chaos=yes"}, {"--clients", "65"},

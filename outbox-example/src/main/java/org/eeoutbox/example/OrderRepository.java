@@ -25,7 +25,7 @@ import javax.sql.DataSource;
  * ({@code ORDERS_DB_URL}, ...), not from the application's own
  * {@code microprofile-config.properties}. {@code className} must be the driver's
  * {@code DataSource} class ({@code org.postgresql.ds.PGSimpleDataSource},
- * {@code com.mysql.cj.jdbc.MysqlDataSource}), and the password must not be empty (an empty
+ * {@code com.mysql.cj.jdbc.MysqlDataSource}, {@code org.mariadb.jdbc.MariaDbDataSource}), and the password must not be empty (an empty
  * value counts as missing).
  */
 @DataSourceDefinition(
@@ -53,7 +53,8 @@ public class OrderRepository {
      */
     public void createTableIfMissing() throws SQLException {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
-            boolean mysql = connection.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).contains("mysql");
+            String product = connection.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT);
+            boolean mysql = product.contains("mysql") || product.contains("mariadb");
             statement.execute("CREATE TABLE IF NOT EXISTS orders ("
                     + " id VARCHAR(36) NOT NULL PRIMARY KEY,"
                     + " customer VARCHAR(200) NOT NULL,"

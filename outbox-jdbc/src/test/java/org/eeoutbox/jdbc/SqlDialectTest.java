@@ -29,7 +29,7 @@ class SqlDialectTest {
         // MySQL Connector/J reports MariaDB as MySQL, with the server's version string.
         for (String version : new String[] {"5.5.5-10.11.6-MariaDB-0+deb12u1", "11.4.5-MariaDB"}) {
             IllegalStateException e = assertThrows(IllegalStateException.class,
-                    () -> SqlDialect.choose("MySQL", version, 11, 4));
+                    () -> SqlDialect.choose("MySQL", version, 5, 5));
             assertTrue(e.getMessage().contains("org.mariadb.jdbc:mariadb-java-client"), e.getMessage());
         }
     }

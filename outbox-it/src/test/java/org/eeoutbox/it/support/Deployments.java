@@ -22,7 +22,7 @@ public final class Deployments {
 
     /**
      * Returns a WAR named {@code name + ".war"} with the libraries every IT needs in
-     * {@code WEB-INF/lib}: the PostgreSQL and MySQL JDBC drivers, kafka-clients, slf4j-api and
+     * {@code WEB-INF/lib}: the PostgreSQL, MySQL and MariaDB JDBC drivers, kafka-clients, slf4j-api and
      * slf4j-jdk14 (Kafka's log goes to the server's log), Awaitility and Hamcrest (in-container tests
      * wait with them). Add the test's own classes and
      * {@link #addLibrariesOf the library under test}.
@@ -30,7 +30,7 @@ public final class Deployments {
     public static WebArchive war(String name) {
         WebArchive war = ShrinkWrap.create(WebArchive.class, name + ".war");
         // By name: referencing the slf4j classes in code makes javac warn about their OSGi annotations.
-        return addLibrariesOf(war, "org.postgresql.Driver", "com.mysql.cj.jdbc.Driver",
+        return addLibrariesOf(war, "org.postgresql.Driver", "com.mysql.cj.jdbc.Driver", "org.mariadb.jdbc.Driver",
                 "org.apache.kafka.clients.producer.KafkaProducer", "org.slf4j.LoggerFactory",
                 "org.slf4j.jul.JULServiceProvider", "org.awaitility.Awaitility", "org.hamcrest.Matcher");
     }

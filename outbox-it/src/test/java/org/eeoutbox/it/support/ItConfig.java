@@ -12,7 +12,7 @@ package org.eeoutbox.it.support;
  */
 public final class ItConfig {
 
-    /** Selects the database: {@code postgresql} (default) or {@code mysql}; set by failsafe. */
+    /** Selects the database: {@code postgresql} (default), {@code mysql} or {@code mariadb}; set by failsafe. */
     public static final String DB = "it.db";
     /** The server's log file, which the connectors do not copy reliably; set by the server profile. */
     public static final String SERVER_LOG = "it.server.log";

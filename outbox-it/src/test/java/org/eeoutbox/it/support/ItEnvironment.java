@@ -63,7 +63,9 @@ public final class ItEnvironment {
         String dataSourceClassName = switch (name) {
             case "postgresql" -> "org.postgresql.ds.PGSimpleDataSource";
             case "mysql" -> "com.mysql.cj.jdbc.MysqlDataSource";
-            default -> throw new IllegalArgumentException(ItConfig.DB + " must be postgresql or mysql, got: " + name);
+            case "mariadb" -> "org.mariadb.jdbc.MariaDbDataSource";
+            default -> throw new IllegalArgumentException(ItConfig.DB + " must be postgresql, mysql or mariadb, got: "
+                    + name);
         };
         shutdownHook = new Thread(ItEnvironment::stop, "it-environment-stop");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -72,7 +74,11 @@ public final class ItEnvironment {
             Path tmp = Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir")));
             workDir = Files.createTempDirectory(tmp, "outbox-it-");
             CompletableFuture<TestDatabase> db = CompletableFuture.supplyAsync(
-                    () -> "mysql".equals(name) ? TestDatabases.mysql() : TestDatabases.postgresql(),
+                    () -> switch (name) {
+                        case "mysql" -> TestDatabases.mysql();
+                        case "mariadb" -> TestDatabases.mariadb();
+                        default -> TestDatabases.postgresql();
+                    },
                     runnable -> new Thread(runnable, "it-start-" + name).start());
             receiver = HttpReceiver.builder().name("it-http-receiver").start();
             kafka = KafkaBroker.start();
@@ -133,7 +139,7 @@ public final class ItEnvironment {
         return require(database);
     }
 
-    /** Returns {@code postgresql} or {@code mysql}. */
+    /** Returns {@code postgresql}, {@code mysql} or {@code mariadb}. */
     public static synchronized String databaseName() {
         return require(databaseName);
     }

@@ -13,7 +13,7 @@ import org.eeoutbox.testkit.TestDatabase;
  * <p>The embedded test databases have an empty password, which no production DataSource has and
  * which servers may treat as "not set" (measured on Payara: MicroProfile Config drops an empty
  * value). Hence a database whose password is empty gets a login {@value #USER} / {@value #PASSWORD}
- * with every privilege (a PostgreSQL superuser; on MySQL all privileges on all schemas), created
+ * with every privilege (a PostgreSQL superuser; on MySQL and MariaDB all privileges on all schemas), created
  * if missing; a database with a password is used as configured.
  *
  * @param user     the user name
@@ -35,7 +35,7 @@ record ServerLogin(String user, String password) {
         }
         try (Connection connection = database.dataSource().getConnection();
                 Statement statement = connection.createStatement()) {
-            if ("mysql".equals(database.name())) {
+            if (!"postgresql".equals(database.name())) { // MySQL and MariaDB
                 statement.execute("CREATE USER IF NOT EXISTS '" + USER + "'@'%' IDENTIFIED BY '" + PASSWORD + "'");
                 statement.execute("GRANT ALL PRIVILEGES ON *.* TO '" + USER + "'@'%'");
             } else if (!roleExists(connection)) {
