@@ -41,7 +41,7 @@ class DocumentedMigrationsTest {
     @Test
     void operationsGivesTheMigrationOfEachDialect() throws IOException {
         String operations = Files.readString(ROOT.resolve("docs/operations.md"));
-        for (SqlDialect dialect : List.of(new PostgreSqlDialect(), new MySqlDialect())) {
+        for (SqlDialect dialect : List.of(new PostgreSqlDialect(), new MySqlDialect(), new MariaDbDialect())) {
             String resource = dialect.migrationResource(OutboxSchema.VERSION);
             assertTrue(operations.contains(resource), "docs/operations.md should give " + resource);
         }
