@@ -168,6 +168,7 @@ class JtaOutboxPublisherTest {
                     case "getDatabaseProductName" -> "PostgreSQL";
                     case "getDatabaseProductVersion" -> "17.2";
                     case "getDatabaseMajorVersion" -> 17;
+                    case "getDatabaseMinorVersion" -> 2;
                     default -> throw new UnsupportedOperationException(method.toString());
                 });
         return (Connection) Proxy.newProxyInstance(JtaOutboxPublisherTest.class.getClassLoader(),
