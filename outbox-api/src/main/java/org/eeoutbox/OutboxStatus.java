@@ -1,7 +1,9 @@
 package org.eeoutbox;
 
 /**
- * The life cycle of an outbox entry: {@code PENDING → DELIVERED | FAILED}.
+ * The life cycle of an outbox entry: {@code PENDING → DELIVERED | FAILED}, and by an operator's
+ * hand ({@link org.eeoutbox.admin.OutboxAdmin}) {@code FAILED | DISCARDED → PENDING} (replay) and
+ * {@code PENDING | FAILED → DISCARDED}.
  *
  * <p>A retriable failure leaves an entry {@link #PENDING} with one more attempt and a later due
  * time. {@link #FAILED} is terminal until an operator replays the entry.
@@ -12,5 +14,7 @@ public enum OutboxStatus {
     /** Delivered; purged once older than the retention. */
     DELIVERED,
     /** Delivery failed permanently or the retry budget is spent. */
-    FAILED
+    FAILED,
+    /** Given up by an operator: never delivered, kept for audit, purged after its own retention. */
+    DISCARDED
 }

@@ -37,6 +37,7 @@ final class BenchDatabase implements AutoCloseable {
             + "\"price\":\"5.00\"}],\"total\":\"44.80\",\"currency\":\"EUR\",\"placedAt\":\"2025-01-01T12:00:00Z\"}";
 
     private static final int SEED_CHUNK = 100_000;
+    private static final String DROP_OUTBOX_TABLES = "DROP TABLE IF EXISTS outbox_attempt, outbox_pause, outbox";
     private static final AtomicLong ID_PREFIX = new AtomicLong(System.currentTimeMillis());
 
     private static final String PG_SEED = """
@@ -89,7 +90,7 @@ final class BenchDatabase implements AutoCloseable {
         try {
             try (Connection connection = admin.getConnection();
                  Statement statement = connection.createStatement()) {
-                statement.execute("DROP TABLE IF EXISTS outbox");
+                statement.execute(DROP_OUTBOX_TABLES);
                 statement.execute("DROP TABLE IF EXISTS bench_order");
                 statement.execute(postgresql
                         ? "CREATE TABLE bench_order (id bigint PRIMARY KEY, customer varchar(64) NOT NULL, "
@@ -160,8 +161,27 @@ final class BenchDatabase implements AutoCloseable {
 
     /** Empties the outbox and business tables. */
     void truncate() throws SQLException {
-        execute("TRUNCATE TABLE outbox");
-        execute("TRUNCATE TABLE bench_order");
+        try (Connection connection = admin.getConnection();
+             Statement statement = connection.createStatement()) {
+            if (postgresql) {
+                statement.execute("TRUNCATE TABLE outbox, outbox_attempt, bench_order");
+            } else {
+                // MySQL refuses to truncate a table that a foreign key refers to, even an empty one's.
+                statement.execute("TRUNCATE TABLE outbox_attempt");
+                statement.execute("SET FOREIGN_KEY_CHECKS = 0");
+                try {
+                    statement.execute("TRUNCATE TABLE outbox");
+                } finally {
+                    statement.execute("SET FOREIGN_KEY_CHECKS = 1");
+                }
+                statement.execute("TRUNCATE TABLE bench_order");
+            }
+        }
+    }
+
+    /** Drops the outbox's tables (with those that refer to it). */
+    void dropOutboxTables() throws SQLException {
+        execute(DROP_OUTBOX_TABLES);
     }
 
     /** Refreshes the planner's statistics of the outbox table. */

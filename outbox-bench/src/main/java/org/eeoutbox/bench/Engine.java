@@ -32,7 +32,7 @@ final class Engine {
      */
     Engine(BenchDatabase db, MessageDeliverer deliverer, int batchSize, int workers, Executor executor) {
         ProcessorSettings settings = new ProcessorSettings(batchSize, workers, RetryPolicy.DEFAULT,
-                Duration.ofHours(1));
+                Duration.ofHours(1), ProcessorSettings.TransportDispatch.PARALLEL);
         DataSourceTransactions transactions = new DataSourceTransactions(db.pool());
         processor = new OutboxProcessor(new JdbcOutboxStore(transactions, db.dialect()), transactions,
                 List.of(deliverer), settings, new OutboxListener() { }, executor, Clock.systemUTC());

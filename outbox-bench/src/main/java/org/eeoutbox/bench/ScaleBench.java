@@ -65,7 +65,7 @@ final class ScaleBench {
                     System.out.println("scale   " + history.label() + (vacuum ? " (VACUUM before each round)" : "")
                             + ": " + history.claimIndexReport());
                 }
-                history.execute("DROP TABLE outbox");
+                history.dropOutboxTables();
             }
         }
     }

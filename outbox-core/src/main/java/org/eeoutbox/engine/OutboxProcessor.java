@@ -63,8 +63,9 @@ public final class OutboxProcessor {
      * Creates a processor.
      *
      * @param deliverers one per delivery type
-     * @param executor   runs the workers beyond the first, and the batches of all but one delivery type
-     *                   when a batch holds several; inside a server, a managed executor
+     * @param executor   runs the workers beyond the first and, with
+     *                   {@link ProcessorSettings.TransportDispatch#PARALLEL}, the groups of all but one
+     *                   delivery type when a batch holds several; inside a server, a managed executor
      * @throws IllegalArgumentException if there is no deliverer or two share a delivery type
      */
     public OutboxProcessor(OutboxStore store, TransactionRunner transactions, List<MessageDeliverer> deliverers,
@@ -205,10 +206,11 @@ public final class OutboxProcessor {
     }
 
     /**
-     * Delivers each delivery type's entries as one batch; results come back in claim order. With
-     * several delivery types in the batch, each type's batch runs at once, the others on the
-     * executor, so a slow or unreachable transport (a Kafka producer blocking for
-     * {@code max.block.ms}) does not hold up the deliveries of another.
+     * Delivers each delivery type's entries as one group; results come back in claim order. With
+     * several delivery types in the batch and {@link ProcessorSettings.TransportDispatch#PARALLEL}
+     * dispatch, the groups run at once, all but the first on the executor, so a slow or unreachable
+     * transport (a Kafka producer blocking for {@code max.block.ms}) does not hold up the deliveries
+     * of another; with {@code SEQUENTIAL}, one after the other on this thread.
      */
     private List<DeliveryResult> deliver(List<OutboxEntry> claimed) {
         Map<String, List<Integer>> positionsByType = new LinkedHashMap<>();
@@ -216,19 +218,20 @@ public final class OutboxProcessor {
             positionsByType.computeIfAbsent(claimed.get(i).deliveryType(), type -> new ArrayList<>()).add(i);
         }
         DeliveryResult[] results = new DeliveryResult[claimed.size()];
-        List<CompletableFuture<Void>> others = new ArrayList<>(positionsByType.size() - 1);
-        Runnable first = null;
-        for (Map.Entry<String, List<Integer>> group : positionsByType.entrySet()) {
-            Runnable delivery = () -> deliverGroup(deliverers.get(group.getKey()), group.getValue(), claimed, results);
-            if (first == null) {
-                first = delivery;
-            } else {
-                others.add(CompletableFuture.runAsync(delivery, executor));
+        List<Runnable> groups = new ArrayList<>(positionsByType.size());
+        positionsByType.forEach((type, positions) ->
+                groups.add(() -> deliverGroup(deliverers.get(type), positions, claimed, results)));
+        if (settings.dispatch() == ProcessorSettings.TransportDispatch.SEQUENTIAL) {
+            groups.forEach(Runnable::run);
+        } else {
+            List<CompletableFuture<Void>> others = new ArrayList<>(groups.size() - 1);
+            for (Runnable group : groups.subList(1, groups.size())) {
+                others.add(CompletableFuture.runAsync(group, executor));
             }
+            groups.get(0).run();
+            // deliverGroup never throws (deliverBatch turns every failure into results).
+            others.forEach(CompletableFuture::join);
         }
-        first.run();
-        // deliverGroup never throws (deliverBatch turns every failure into results).
-        others.forEach(CompletableFuture::join);
         return List.of(results);
     }
 

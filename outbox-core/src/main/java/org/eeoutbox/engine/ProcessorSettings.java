@@ -13,8 +13,25 @@ import org.eeoutbox.RetryPolicy;
  * @param retryPolicy the backoff for retriable failures
  * @param drainBudget how long one pass keeps claiming while batches come back full, {@code > 0};
  *                    default 5 s
+ * @param dispatch    how a batch that holds several delivery types is delivered; default
+ *                    {@link TransportDispatch#PARALLEL}
  */
-public record ProcessorSettings(int batchSize, int concurrency, RetryPolicy retryPolicy, Duration drainBudget) {
+public record ProcessorSettings(int batchSize, int concurrency, RetryPolicy retryPolicy, Duration drainBudget,
+                                TransportDispatch dispatch) {
+
+    /** How the groups of one batch (its entries of each delivery type) are delivered. */
+    public enum TransportDispatch {
+        /**
+         * All groups at once: the first on the worker's thread, the others on the processor's
+         * executor (a managed executor inside a server); a batch costs about its slowest group.
+         */
+        PARALLEL,
+        /**
+         * One group after the other, all on the worker's thread, for deliverers that need the
+         * caller's thread context; a batch costs the sum of its groups.
+         */
+        SEQUENTIAL
+    }
 
     /** The largest batch accepted, {@value}. */
     public static final int MAX_BATCH_SIZE = 10_000;
@@ -22,9 +39,9 @@ public record ProcessorSettings(int batchSize, int concurrency, RetryPolicy retr
     /** The most workers accepted, {@value}. */
     public static final int MAX_CONCURRENCY = 64;
 
-    /** Batch 100, one worker, the default retry policy, a 5 s drain budget. */
+    /** Batch 100, one worker, the default retry policy, a 5 s drain budget, parallel dispatch. */
     public static final ProcessorSettings DEFAULT =
-            new ProcessorSettings(100, 1, RetryPolicy.DEFAULT, Duration.ofSeconds(5));
+            new ProcessorSettings(100, 1, RetryPolicy.DEFAULT, Duration.ofSeconds(5), TransportDispatch.PARALLEL);
 
     public ProcessorSettings {
         if (batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
@@ -39,20 +56,26 @@ public record ProcessorSettings(int batchSize, int concurrency, RetryPolicy retr
         if (drainBudget.isNegative() || drainBudget.isZero()) {
             throw new IllegalArgumentException("drainBudget must be > 0, got: " + drainBudget);
         }
+        Objects.requireNonNull(dispatch, "dispatch");
     }
 
     /** Returns a copy with the given batch size. */
     public ProcessorSettings withBatchSize(int size) {
-        return new ProcessorSettings(size, concurrency, retryPolicy, drainBudget);
+        return new ProcessorSettings(size, concurrency, retryPolicy, drainBudget, dispatch);
     }
 
     /** Returns a copy with the given concurrency. */
     public ProcessorSettings withConcurrency(int workers) {
-        return new ProcessorSettings(batchSize, workers, retryPolicy, drainBudget);
+        return new ProcessorSettings(batchSize, workers, retryPolicy, drainBudget, dispatch);
     }
 
     /** Returns a copy with the given retry policy. */
     public ProcessorSettings withRetryPolicy(RetryPolicy policy) {
-        return new ProcessorSettings(batchSize, concurrency, policy, drainBudget);
+        return new ProcessorSettings(batchSize, concurrency, policy, drainBudget, dispatch);
+    }
+
+    /** Returns a copy with the given transport dispatch. */
+    public ProcessorSettings withDispatch(TransportDispatch transportDispatch) {
+        return new ProcessorSettings(batchSize, concurrency, retryPolicy, drainBudget, transportDispatch);
     }
 }

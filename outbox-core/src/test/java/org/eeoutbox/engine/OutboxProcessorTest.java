@@ -181,6 +181,52 @@ class OutboxProcessorTest {
     }
 
     @Test
+    void aGroupThatThrowsBecomesRetriesForThatGroupOnly() {
+        UUID kafkaEntry = add("kafka");
+        UUID httpEntry = add("http");
+        MessageDeliverer kafka = deliverer("kafka", entry -> {
+            throw new IllegalStateException("bug in transport");
+        });
+        MessageDeliverer http = deliverer("http", entry -> DeliveryResult.delivered());
+        ExecutorService executor = Executors.newCachedThreadPool();
+        try {
+            new OutboxProcessor(store, DIRECT, List.of(kafka, http), ProcessorSettings.DEFAULT,
+                    new OutboxListener() { }, executor, Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0).drain();
+        } finally {
+            executor.shutdownNow();
+        }
+        assertEquals(OutboxStatus.PENDING, store.rows.get(kafkaEntry).status());
+        assertEquals(1, store.rows.get(kafkaEntry).attempts());
+        assertTrue(store.rows.get(kafkaEntry).lastError().contains("bug in transport"));
+        assertEquals(OutboxStatus.DELIVERED, store.rows.get(httpEntry).status());
+    }
+
+    @Test
+    void sequentialDispatchDeliversEveryGroupOnTheWorkersThreadAndNeverUsesTheExecutor() {
+        add("kafka");
+        add("http");
+        add("kafka");
+        Thread worker = Thread.currentThread();
+        List<String> deliveredOn = new ArrayList<>();
+        Function<OutboxEntry, DeliveryResult> onThisThread = entry -> {
+            deliveredOn.add(entry.deliveryType() + (Thread.currentThread() == worker ? "@worker" : "@other"));
+            return DeliveryResult.delivered();
+        };
+        AtomicInteger executorUses = new AtomicInteger();
+        ProcessorSettings sequential = ProcessorSettings.DEFAULT.withDispatch(ProcessorSettings.TransportDispatch.SEQUENTIAL);
+
+        int delivered = new OutboxProcessor(store, DIRECT, List.of(deliverer("kafka", onThisThread),
+                deliverer("http", onThisThread)), sequential, new OutboxListener() { }, task -> {
+                    executorUses.incrementAndGet();
+                    task.run();
+                }, Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0).drain();
+
+        assertEquals(3, delivered);
+        assertEquals(List.of("kafka@worker", "kafka@worker", "http@worker"), deliveredOn, "groups in claim order");
+        assertEquals(0, executorUses.get());
+    }
+
+    @Test
     void anEntryThatEndsFailedLogsOneWarningWithItsIdTypeAndReason() {
         UUID id = add("http");
         CapturedLog log = logOf(OutboxProcessor.class);

@@ -49,7 +49,7 @@ public class OrderRepository {
 
     /**
      * Creates the orders table if it is missing. A real service would create it, and the outbox
-     * table (V1__create_outbox.sql in outbox-jdbc), with its migration tool.
+     * table (the V1 and V2 migrations in outbox-jdbc), with its migration tool.
      */
     public void createTableIfMissing() throws SQLException {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {

@@ -21,6 +21,10 @@ import java.util.UUID;
  */
 public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
 
+    /** The named lock of schema changes, and how long a starting instance waits for it. */
+    private static final String SCHEMA_LOCK = "eeoutbox.schema";
+    private static final int SCHEMA_LOCK_TIMEOUT_SECONDS = 120;
+
     MySqlDialect() {
     }
 
@@ -150,6 +154,31 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
                 "DELETE FROM outbox WHERE id IN (" + placeholders(ids.size()) + ")")) {
             bindIds(statement, 1, ids);
             return statement.executeUpdate();
+        }
+    }
+
+    @Override
+    <T> T withSchemaLock(Connection connection, ConnectionProvider.SqlFunction<T> work) throws SQLException {
+        // MySQL commits each DDL statement by itself, so a named lock (held by the session, not a
+        // transaction) serializes the migrations.
+        try (PreparedStatement lock = connection.prepareStatement("SELECT GET_LOCK(?, ?)")) {
+            lock.setString(1, SCHEMA_LOCK);
+            lock.setInt(2, SCHEMA_LOCK_TIMEOUT_SECONDS);
+            try (ResultSet resultSet = lock.executeQuery()) {
+                resultSet.next();
+                if (resultSet.getInt(1) != 1) {
+                    throw new SQLException("Could not take the lock '" + SCHEMA_LOCK + "' for the outbox migration within "
+                            + SCHEMA_LOCK_TIMEOUT_SECONDS + " s: is another instance still migrating?");
+                }
+            }
+        }
+        try {
+            return work.apply(connection);
+        } finally {
+            try (PreparedStatement unlock = connection.prepareStatement("SELECT RELEASE_LOCK(?)")) {
+                unlock.setString(1, SCHEMA_LOCK);
+                unlock.executeQuery().close();
+            }
         }
     }
 

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Collection;
@@ -11,6 +12,9 @@ import java.util.UUID;
 
 /** PostgreSQL 12 or later: native {@code uuid}, {@code timestamptz} and array parameters. */
 public final class PostgreSqlDialect extends SqlDialect {
+
+    /** The advisory lock key of schema changes: "eeoutbox" in ASCII. */
+    private static final long SCHEMA_LOCK_KEY = 0x65656f7574626f78L;
 
     PostgreSqlDialect() {
     }
@@ -118,6 +122,32 @@ public final class PostgreSqlDialect extends SqlDialect {
             setInstant(statement, 2, keyedDeliveredBefore);
             statement.setInt(3, limit);
             return statement.executeUpdate();
+        }
+    }
+
+    @Override
+    <T> T withSchemaLock(Connection connection, ConnectionProvider.SqlFunction<T> work) throws SQLException {
+        // A session lock, taken before the transaction begins: a transaction that took the lock
+        // inside itself would read the catalog as cached at its start and miss a table that the
+        // lock's previous holder had just created. The DDL is transactional: a migration applies
+        // whole or not at all.
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("SELECT pg_advisory_lock(" + SCHEMA_LOCK_KEY + ")");
+            try {
+                connection.setAutoCommit(false);
+                try {
+                    T result = work.apply(connection);
+                    connection.commit();
+                    return result;
+                } catch (SQLException | RuntimeException e) {
+                    connection.rollback();
+                    throw e;
+                } finally {
+                    connection.setAutoCommit(true);
+                }
+            } finally {
+                statement.execute("SELECT pg_advisory_unlock(" + SCHEMA_LOCK_KEY + ")");
+            }
         }
     }
 

@@ -83,10 +83,24 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
     /** Returns a short name, {@code "postgresql"}, {@code "mysql"} or {@code "mariadb"}: the migrations' folder. */
     public abstract String name();
 
-    /** Returns the classpath location of the migration that creates schema {@code version}. */
+    /**
+     * Returns the classpath location of this database's migration to schema {@code version}.
+     *
+     * @throws IllegalArgumentException if there is no such version
+     */
     public String migrationResource(int version) {
-        return "org/eeoutbox/jdbc/schema/" + name() + "/V" + version + "__create_outbox.sql";
+        return "org/eeoutbox/jdbc/schema/" + name() + "/" + OutboxSchema.migrationFile(version);
     }
+
+    /**
+     * Runs {@code work} holding this database's lock for schema changes, which serializes the
+     * migrations of instances that start together. Called on a connection in auto-commit mode;
+     * leaves it so. Where the database's DDL is transactional, {@code work} runs in one
+     * transaction, committed when it returns and rolled back when it throws.
+     *
+     * @throws SQLException what {@code work} threw, or if the lock cannot be had
+     */
+    abstract <T> T withSchemaLock(Connection connection, ConnectionProvider.SqlFunction<T> work) throws SQLException;
 
     /** Binds an id. */
     abstract void setId(PreparedStatement statement, int index, UUID id) throws SQLException;

@@ -25,6 +25,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -93,7 +94,8 @@ abstract class AbstractOutboxStoreTest {
     @BeforeAll
     final void createSchema() throws SQLException {
         database = database();
-        database.dropTables("outbox", "business_record");
+        database.dropOutboxTables();
+        database.dropTables("business_record");
         transactions = new DataSourceTransactions(database.dataSource());
         try (Connection connection = database.dataSource().getConnection();
              Statement statement = connection.createStatement()) {
@@ -645,17 +647,17 @@ abstract class AbstractOutboxStoreTest {
     final void schemaCheckRefusesATableOfAnotherVersionOrUnknownOrigin() throws SQLException {
         try (Connection connection = database.dataSource().getConnection()) {
             OutboxSchema.verify(connection, store.dialect(), false);
-            setTableComment(connection, "eeoutbox schema 2");
+            setTableComment(connection, "eeoutbox schema " + (OutboxSchema.VERSION + 1));
             IllegalStateException newer = assertThrows(IllegalStateException.class,
                     () -> OutboxSchema.verify(connection, store.dialect(), true));
-            assertTrue(newer.getMessage().contains("schema version 2"), newer.getMessage());
+            assertTrue(newer.getMessage().contains("schema version " + (OutboxSchema.VERSION + 1)), newer.getMessage());
             setTableComment(connection, "someone elses table");
             IllegalStateException unknown = assertThrows(IllegalStateException.class,
                     () -> OutboxSchema.verify(connection, store.dialect(), true));
             assertTrue(unknown.getMessage().contains("not an EE Outbox table"), unknown.getMessage());
         } finally {
             try (Connection connection = database.dataSource().getConnection()) {
-                setTableComment(connection, "eeoutbox schema 1");
+                setTableComment(connection, "eeoutbox schema " + OutboxSchema.VERSION);
             }
         }
     }
@@ -666,11 +668,68 @@ abstract class AbstractOutboxStoreTest {
         try (Connection connection = database.dataSource().getConnection()) {
             IllegalStateException missing = assertThrows(IllegalStateException.class,
                     () -> OutboxSchema.verify(connection, store.dialect(), false));
-            assertTrue(missing.getMessage().contains("V1__create_outbox.sql"), missing.getMessage());
+            assertTrue(missing.getMessage().contains(store.dialect().migrationResource(1) + " then "
+                    + store.dialect().migrationResource(2)), missing.getMessage());
             assertTrue(missing.getMessage().contains("outbox.schema.create"), missing.getMessage());
         } finally {
             sql("ALTER TABLE outbox_aside RENAME TO outbox");
         }
+    }
+
+    @Test
+    final void aVersionOneTableHoldingEntriesIsUpgradedAndItsEntriesAreThenDelivered() throws SQLException {
+        database.dropOutboxTables();
+        try (Connection connection = database.dataSource().getConnection();
+             Statement statement = connection.createStatement()) {
+            for (String sql : OutboxSchema.statements(store.dialect().migrationResource(1))) {
+                statement.execute(sql);
+            }
+        }
+        assertEquals(3, publishMany(3, "http").size());
+        sql("UPDATE outbox SET status = 'FAILED', last_error = 'HTTP 404' WHERE payload = '{\"n\":0}'");
+
+        try (Connection connection = database.dataSource().getConnection()) {
+            IllegalStateException older = assertThrows(IllegalStateException.class,
+                    () -> OutboxSchema.verify(connection, store.dialect(), false));
+            assertTrue(older.getMessage().contains("schema version 1; this library needs version 2"), older.getMessage());
+            assertTrue(older.getMessage().contains(store.dialect().migrationResource(2)), older.getMessage());
+            assertTrue(older.getMessage().contains("outbox.schema.create=true"), older.getMessage());
+
+            OutboxSchema.verify(connection, store.dialect(), true);
+            OutboxSchema.verify(connection, store.dialect(), false);
+        }
+
+        RecordingDeliverer deliverer = RecordingDeliverer.alwaysDelivering("http");
+        assertEquals(2, drainUntilNothingPending(processor(deliverer, ProcessorSettings.DEFAULT, Clock.systemUTC())));
+        assertEquals(2, database.queryForLong("SELECT COUNT(*) FROM outbox WHERE status = 'DELIVERED'"));
+        assertEquals(1, database.queryForLong("SELECT COUNT(*) FROM outbox WHERE status = 'FAILED'"));
+        assertEquals(0, database.queryForLong("SELECT COUNT(*) FROM outbox_attempt"));
+        assertEquals(0, database.queryForLong("SELECT COUNT(*) FROM outbox_pause"));
+    }
+
+    @Test
+    final void instancesStartingTogetherCreateTheSchemaOnce() throws Exception {
+        database.dropOutboxTables();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<?>> instances = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            instances.add(executor.submit(() -> {
+                start.await();
+                try (Connection connection = database.dataSource().getConnection()) {
+                    OutboxSchema.verify(connection, store.dialect(), true);
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        for (Future<?> instance : instances) {
+            instance.get(2, TimeUnit.MINUTES);
+        }
+
+        try (Connection connection = database.dataSource().getConnection()) {
+            assertEquals("eeoutbox schema " + OutboxSchema.VERSION, store.dialect().readTableComment(connection));
+        }
+        assertEquals(1, publishMany(1, "http").size());
     }
 
     @Test

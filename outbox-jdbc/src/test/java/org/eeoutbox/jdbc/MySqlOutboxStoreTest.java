@@ -27,6 +27,8 @@ class MySqlOutboxStoreTest extends AbstractOutboxStoreTest {
     @Override
     protected List<String> applicationUserSql(String user, String password) {
         return List.of("CREATE USER IF NOT EXISTS '" + user + "'@'%' IDENTIFIED BY '" + password + "'",
-                "GRANT SELECT, INSERT, UPDATE, DELETE ON outbox TO '" + user + "'@'%'");
+                "GRANT SELECT, INSERT, UPDATE, DELETE ON outbox TO '" + user + "'@'%'",
+                "GRANT SELECT, INSERT, UPDATE, DELETE ON outbox_attempt TO '" + user + "'@'%'",
+                "GRANT SELECT, INSERT, UPDATE, DELETE ON outbox_pause TO '" + user + "'@'%'");
     }
 }

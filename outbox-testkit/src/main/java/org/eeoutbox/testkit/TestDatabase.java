@@ -39,6 +39,16 @@ public interface TestDatabase {
     void dropTables(String... tables);
 
     /**
+     * Drops the outbox's tables (schema version 2: {@code outbox} and the tables that refer to it)
+     * if they exist, so that the next schema check creates them anew.
+     *
+     * @throws IllegalStateException if the statement fails
+     */
+    default void dropOutboxTables() {
+        dropTables("outbox_attempt", "outbox_pause", "outbox");
+    }
+
+    /**
      * Runs a query outside any transaction and returns the first column of its single row, for
      * assertions such as {@code SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'}.
      *

@@ -2,6 +2,7 @@ package org.eeoutbox.cdi.internal;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import org.eeoutbox.RetryPolicy;
 import org.eeoutbox.config.Configuration;
@@ -116,6 +117,10 @@ public record OutboxSettings(
     static final Property<Duration> DRAIN_BUDGET = Property.duration("outbox.processor.drain-budget",
             ProcessorSettings.DEFAULT.drainBudget(), MILLI, null,
             "How long one poll keeps claiming batches while entries are due.");
+    static final Property<String> TRANSPORT_DISPATCH = Property.oneOf("outbox.processor.transport-dispatch",
+            "parallel", List.of("parallel", "sequential"),
+            "How a batch holding several delivery types is delivered: all at once (the extra ones on "
+                    + "outbox.managed-executor), or one after the other on the worker's thread.");
     static final Property<Duration> TRANSACTION_TIMEOUT = Property.duration("outbox.processor.transaction-timeout",
             Duration.ofSeconds(120), SECOND, null,
             "The JTA timeout of each batch; must exceed the longest batch the transports allow.");
@@ -146,7 +151,7 @@ public record OutboxSettings(
     /** Every property of the runtime, in the order of the configuration reference. */
     public static final List<Property<?>> PROPERTIES = List.of(DATASOURCE, TRIGGER, SCHEDULED_EXECUTOR,
             MANAGED_EXECUTOR, CREATE_SCHEMA, MAX_PAYLOAD, METRICS, STATS_INTERVAL, PROCESSOR, POLL_INTERVAL,
-            BATCH_SIZE, CONCURRENCY, DRAIN_BUDGET, TRANSACTION_TIMEOUT, MAX_RETRIES, INITIAL_BACKOFF, MULTIPLIER,
+            BATCH_SIZE, CONCURRENCY, DRAIN_BUDGET, TRANSPORT_DISPATCH, TRANSACTION_TIMEOUT, MAX_RETRIES, INITIAL_BACKOFF, MULTIPLIER,
             MAX_BACKOFF, JITTER, PURGER, PURGE_INTERVAL, RETENTION, DEDUPLICATION_WINDOW, PURGE_BATCH);
 
     /**
@@ -173,7 +178,9 @@ public record OutboxSettings(
                 configuration.get(MANAGED_EXECUTOR), configuration.get(CREATE_SCHEMA), configuration.get(MAX_PAYLOAD),
                 configuration.get(METRICS), configuration.get(STATS_INTERVAL), configuration.get(PROCESSOR),
                 configuration.get(POLL_INTERVAL), new ProcessorSettings(configuration.get(BATCH_SIZE),
-                        configuration.get(CONCURRENCY), retryPolicy, configuration.get(DRAIN_BUDGET)),
+                        configuration.get(CONCURRENCY), retryPolicy, configuration.get(DRAIN_BUDGET),
+                        ProcessorSettings.TransportDispatch.valueOf(
+                                configuration.get(TRANSPORT_DISPATCH).toUpperCase(Locale.ROOT))),
                 configuration.get(TRANSACTION_TIMEOUT), configuration.get(PURGER), configuration.get(PURGE_INTERVAL),
                 new PurgerSettings(retention, deduplicationWindow, configuration.get(PURGE_BATCH),
                         PurgerSettings.DEFAULT.timeBudget()));

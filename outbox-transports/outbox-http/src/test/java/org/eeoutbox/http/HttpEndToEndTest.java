@@ -42,7 +42,7 @@ class HttpEndToEndTest {
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void fiveThousandMessagesPublishedInTransactionsAreEachDeliveredOnceOverHttp() throws Exception {
         TestDatabase database = TestDatabases.postgresql();
-        database.dropTables("outbox");
+        database.dropOutboxTables();
         DataSourceTransactions transactions = new DataSourceTransactions(database.dataSource());
         JdbcOutboxStore store = new JdbcOutboxStore(transactions, DatabaseCheck.forLocalTransactions(database.dataSource(), true));
         StoreOutboxPublisher publisher = new StoreOutboxPublisher(store, 1024 * 1024, Clock.systemUTC());

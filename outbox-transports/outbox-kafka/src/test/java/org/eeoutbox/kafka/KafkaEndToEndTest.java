@@ -45,7 +45,7 @@ class KafkaEndToEndTest {
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void fiveThousandMessagesPublishedInTransactionsAreEachDeliveredOnceToKafka() throws Exception {
         TestDatabase database = TestDatabases.mysql();
-        database.dropTables("outbox");
+        database.dropOutboxTables();
         DataSourceTransactions transactions = new DataSourceTransactions(database.dataSource());
         JdbcOutboxStore store = new JdbcOutboxStore(transactions, DatabaseCheck.forLocalTransactions(database.dataSource(), true));
         StoreOutboxPublisher publisher = new StoreOutboxPublisher(store, 1024 * 1024, Clock.systemUTC());

@@ -1,0 +1,41 @@
+--liquibase formatted sql
+
+--changeset eeoutbox:2
+-- EE Outbox schema version 2 for MariaDB 10.11 or later (InnoDB): upgrades a version 1 table, rows kept;
+-- the same tables as MySQL's.
+-- Apply after V1__create_outbox.sql, by hand (mariadb < file), as a Flyway migration or as a
+-- Liquibase formatted-SQL changeset; outbox.schema.create=true applies it at startup. MariaDB
+-- commits each DDL statement by itself: the tables come first (rerunnable), the ALTER of outbox,
+-- which also sets the new version marker, last and in one statement. It adds what operators need
+-- (the operations API):
+-- - status DISCARDED: an entry an operator gave up, kept for audit until its retention ends;
+-- - last_attempt_at: when the entry's last delivery attempt ended (NULL before the first);
+-- - outbox_attempt: the failed attempts of each entry (successes are not recorded), deleted with it;
+-- - outbox_pause: the delivery types paused cluster-wide; publishing continues while paused.
+CREATE TABLE IF NOT EXISTS outbox_attempt (
+    entry_id     BINARY(16)  NOT NULL,
+    attempted_at DATETIME(6) NOT NULL,
+    attempt      INT         NOT NULL,
+    outcome      VARCHAR(16) NOT NULL,
+    error        TEXT        NULL,
+    -- attempt alone is not unique: a replay starts the count again.
+    PRIMARY KEY (entry_id, attempted_at, attempt),
+    CONSTRAINT outbox_attempt_entry_fk FOREIGN KEY (entry_id) REFERENCES outbox (id) ON DELETE CASCADE
+) ENGINE = InnoDB
+  DEFAULT CHARSET = utf8mb4
+  COLLATE = utf8mb4_bin;
+CREATE TABLE IF NOT EXISTS outbox_pause (
+    delivery_type VARCHAR(64)  NOT NULL,
+    paused_at     DATETIME(6)  NOT NULL,
+    paused_by     VARCHAR(255) NOT NULL,
+    PRIMARY KEY (delivery_type)
+) ENGINE = InnoDB
+  DEFAULT CHARSET = utf8mb4
+  COLLATE = utf8mb4_bin;
+-- status is a VARCHAR(16) without a check: DISCARDED needs no change to it.
+-- outbox_status_updated_idx: the purge of discarded entries and the lists of failed ones, by the
+-- time of their last change.
+ALTER TABLE outbox
+    ADD COLUMN last_attempt_at DATETIME(6) NULL,
+    ADD KEY outbox_status_updated_idx (status, updated_at),
+    COMMENT = 'eeoutbox schema 2';

@@ -1,0 +1,35 @@
+--liquibase formatted sql
+
+--changeset eeoutbox:2
+-- EE Outbox schema version 2 for PostgreSQL 12 or later: upgrades a version 1 table, rows kept.
+-- Apply after V1__create_outbox.sql, by hand (psql -f), as a Flyway migration or as a Liquibase
+-- formatted-SQL changeset; outbox.schema.create=true applies it at startup. One transaction: it
+-- changes all or nothing. It adds what operators need (the operations API):
+-- - status DISCARDED: an entry an operator gave up, kept for audit until its retention ends;
+-- - last_attempt_at: when the entry's last delivery attempt ended (NULL before the first);
+-- - outbox_attempt: the failed attempts of each entry (successes are not recorded), deleted with it;
+-- - outbox_pause: the delivery types paused cluster-wide; publishing continues while paused.
+ALTER TABLE outbox DROP CONSTRAINT outbox_status_check;
+-- NOT VALID, then VALIDATE: the check of the existing rows does not block writers.
+ALTER TABLE outbox ADD CONSTRAINT outbox_status_check
+    CHECK (status IN ('PENDING', 'DELIVERED', 'FAILED', 'DISCARDED')) NOT VALID;
+ALTER TABLE outbox VALIDATE CONSTRAINT outbox_status_check;
+ALTER TABLE outbox ADD COLUMN last_attempt_at timestamptz;
+-- The purge of discarded entries, by the time they were discarded.
+CREATE INDEX outbox_discarded_idx ON outbox (updated_at) WHERE status = 'DISCARDED';
+CREATE TABLE outbox_attempt (
+    entry_id     uuid        NOT NULL REFERENCES outbox (id) ON DELETE CASCADE,
+    attempted_at timestamptz NOT NULL,
+    attempt      integer     NOT NULL,
+    outcome      varchar(16) NOT NULL,
+    error        text,
+    -- attempt alone is not unique: a replay starts the count again.
+    PRIMARY KEY (entry_id, attempted_at, attempt),
+    CONSTRAINT outbox_attempt_outcome_check CHECK (outcome IN ('RETRY', 'FAILED'))
+);
+CREATE TABLE outbox_pause (
+    delivery_type varchar(64)  NOT NULL PRIMARY KEY,
+    paused_at     timestamptz  NOT NULL,
+    paused_by     varchar(255) NOT NULL
+);
+COMMENT ON TABLE outbox IS 'eeoutbox schema 2';
