@@ -10,7 +10,7 @@ import java.util.UUID;
  *
  * <p>Immutable. State changes only through the transition methods ({@link #toDelivered},
  * {@link #toRetry}, {@link #toFailed}, {@link #toPostponed}), each of which returns a copy.
- * Instants are truncated to microseconds, the precision both databases store, so an entry read
+ * Instants are truncated to microseconds, the precision every supported database stores, so an entry read
  * back equals the entry written. {@code lastError} is cut to {@value #MAX_ERROR_LENGTH}
  * characters.
  *

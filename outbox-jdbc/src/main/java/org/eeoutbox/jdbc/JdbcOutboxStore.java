@@ -21,7 +21,7 @@ import org.eeoutbox.spi.OutboxStore;
 import org.eeoutbox.spi.OutboxStoreException;
 
 /**
- * The {@link OutboxStore} on plain JDBC, for PostgreSQL and MySQL: the SQL that differs comes
+ * The {@link OutboxStore} on plain JDBC, for PostgreSQL, MySQL and MariaDB: the SQL that differs comes
  * from the {@link SqlDialect}, the connection from a {@link ConnectionProvider}.
  *
  * <p>Every method runs on the connection of the current transaction and neither commits nor
