@@ -20,7 +20,10 @@ import org.eeoutbox.OutboxHeaders;
 import org.eeoutbox.http.HttpDelivererSettings;
 import org.eeoutbox.http.HttpDelivery;
 import org.eeoutbox.http.HttpMessageDeliverer;
+import org.eeoutbox.http.HttpServiceOptions;
 import org.eeoutbox.http.HttpServiceResolver;
+import org.eeoutbox.http.WebhookSigner;
+import org.eeoutbox.spi.CloudEvent;
 import org.eeoutbox.testkit.HttpReceiver;
 
 /**
@@ -32,6 +35,10 @@ import org.eeoutbox.testkit.HttpReceiver;
  * <p>The deliverer's {@code maxInFlight} is batch size × the most workers (400), so each worker
  * has its whole batch in flight, as the bare client does; the library's default of 32 would cap a
  * 20 ms receiver at 1,600 requests/s.
+ *
+ * <p>Then, at 0 ms and one worker, the engine whose requests are signed (Standard Webhooks) and
+ * sent as binary-mode CloudEvents against the same engine with plain requests: what the extra
+ * headers and the HMAC cost.
  */
 final class HttpBench {
 
@@ -39,6 +46,8 @@ final class HttpBench {
     private static final int MAX_IN_FLIGHT = 400;
     private static final String SERVICE = "receiver";
     private static final String PATH = "/webhooks/orders";
+    /** 32 bytes, as `openssl rand -base64 32` makes them. */
+    private static final String SIGNING_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ9r8GKYo=";
 
     private HttpBench() {
     }
@@ -56,7 +65,11 @@ final class HttpBench {
                      .start();
              HttpMessageDeliverer deliverer = new HttpMessageDeliverer(
                      HttpServiceResolver.of(Map.of(SERVICE, receiver.uri())), clientThreads, Clock.systemUTC(),
-                     HttpDelivererSettings.DEFAULT.withMaxInFlight(MAX_IN_FLIGHT))) {
+                     HttpDelivererSettings.DEFAULT.withMaxInFlight(MAX_IN_FLIGHT));
+             HttpMessageDeliverer dressed = new HttpMessageDeliverer(
+                     HttpServiceResolver.of(Map.of(SERVICE, receiver.uri()), Map.of(SERVICE, new HttpServiceOptions(
+                             WebhookSigner.of(List.of(SIGNING_SECRET)), CloudEvent.Mode.BINARY, CloudEvent.DEFAULT_SOURCE))),
+                     clientThreads, Clock.systemUTC(), HttpDelivererSettings.DEFAULT.withMaxInFlight(MAX_IN_FLIGHT))) {
             BareClient bare = new BareClient(URI.create(receiver.url(PATH)), clientThreads);
             String metadata = HttpDelivery.to(SERVICE).path(PATH).build().metadataJson();
             Runner.Task seed = () -> {
@@ -75,15 +88,30 @@ final class HttpBench {
                             "HttpClient", Runner.Side.of(() -> { }, () -> bare.send(rows, workers, executor)),
                             target, true);
                     pg.requireDrained("The HTTP engine");
-                    long received = receiver.received() - before;
-                    if (received % rows != 0 || received < 2L * (options.rounds() + Runner.WARM_UP_ROUNDS) * rows) {
-                        throw new IllegalStateException("The receiver got " + received + " requests, not a whole"
-                                + " number of rounds of " + rows);
-                    }
+                    requireWholeRounds(receiver.received() - before, rows, 2L * (options.rounds() + Runner.WARM_UP_ROUNDS));
                 }
+            }
+            if (options.httpLatencies().contains(0)) {
+                receiver.latency(Duration.ZERO);
+                long before = receiver.received();
+                Engine plain = new Engine(pg, deliverer, BATCH_SIZE, 1, executor);
+                Engine signed = new Engine(pg, dressed, BATCH_SIZE, 1, executor);
+                runner.compare("http", pg.label() + " latency=0ms workers=1 signed+cloudevents",
+                        "signed", Runner.Side.of(seed, () -> signed.drain(rows)),
+                        "plain", Runner.Side.of(seed, () -> plain.drain(rows)), new Runner.Target(0.95, 0), true);
+                pg.requireDrained("The HTTP engine");
+                requireWholeRounds(receiver.received() - before, rows, 2L * (options.rounds() + Runner.WARM_UP_ROUNDS));
             }
         } finally {
             clientThreads.shutdownNow();
+        }
+    }
+
+    /** Checks that the receiver got every request of every round, a harness error otherwise. */
+    private static void requireWholeRounds(long received, int rows, long rounds) {
+        if (received % rows != 0 || received < rounds * rows) {
+            throw new IllegalStateException("The receiver got " + received + " requests, not a whole number of rounds"
+                    + " of " + rows);
         }
     }
 

@@ -99,9 +99,15 @@ public final class Configuration {
         return values;
     }
 
-    /** Records a problem found by a check across values, or by a transport; one sentence naming the property. */
+    /**
+     * Records a problem found by a check across values, or by a transport; one sentence naming the
+     * property. A sentence already recorded (two transports checking a property they share) is
+     * recorded once.
+     */
     public synchronized void problem(String sentence) {
-        problems.add(sentence);
+        if (!problems.contains(sentence)) {
+            problems.add(sentence);
+        }
     }
 
     /** Returns the problems recorded so far, in order. */

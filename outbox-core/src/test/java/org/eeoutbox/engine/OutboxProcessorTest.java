@@ -168,13 +168,7 @@ class OutboxProcessorTest {
             httpDelivered.countDown();
             return DeliveryResult.delivered();
         });
-        ExecutorService executor = Executors.newCachedThreadPool();
-        try {
-            new OutboxProcessor(store, DIRECT, List.of(kafka, http), ProcessorSettings.DEFAULT,
-                    new OutboxListener() { }, executor, Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0).drain();
-        } finally {
-            executor.shutdownNow();
-        }
+        drainInParallel(kafka, http);
         assertEquals(List.of(OutboxStatus.PENDING, OutboxStatus.DELIVERED), store.rows.values().stream()
                 .sorted(Comparator.comparing(OutboxEntry::deliveryType).reversed())
                 .map(OutboxEntry::status).toList(), "kafka to retry, http delivered, in one committed batch");
@@ -188,13 +182,7 @@ class OutboxProcessorTest {
             throw new IllegalStateException("bug in transport");
         });
         MessageDeliverer http = deliverer("http", entry -> DeliveryResult.delivered());
-        ExecutorService executor = Executors.newCachedThreadPool();
-        try {
-            new OutboxProcessor(store, DIRECT, List.of(kafka, http), ProcessorSettings.DEFAULT,
-                    new OutboxListener() { }, executor, Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0).drain();
-        } finally {
-            executor.shutdownNow();
-        }
+        drainInParallel(kafka, http);
         assertEquals(OutboxStatus.PENDING, store.rows.get(kafkaEntry).status());
         assertEquals(1, store.rows.get(kafkaEntry).attempts());
         assertTrue(store.rows.get(kafkaEntry).lastError().contains("bug in transport"));
@@ -297,6 +285,17 @@ class OutboxProcessorTest {
     private OutboxProcessor processor(MessageDeliverer deliverer, OutboxListener listener) {
         return new OutboxProcessor(store, DIRECT, List.of(deliverer), ProcessorSettings.DEFAULT, listener,
                 Runnable::run, Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0);
+    }
+
+    /** Drains once with the default (parallel) dispatch, on an executor of its own. */
+    private void drainInParallel(MessageDeliverer... deliverers) {
+        ExecutorService executor = Executors.newCachedThreadPool();
+        try {
+            new OutboxProcessor(store, DIRECT, List.of(deliverers), ProcessorSettings.DEFAULT,
+                    new OutboxListener() { }, executor, Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0).drain();
+        } finally {
+            executor.shutdownNow();
+        }
     }
 
     private UUID add(String deliveryType) {

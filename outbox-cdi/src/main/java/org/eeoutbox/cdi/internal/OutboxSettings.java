@@ -10,6 +10,7 @@ import org.eeoutbox.config.Property;
 import org.eeoutbox.engine.ProcessorSettings;
 import org.eeoutbox.engine.PurgerSettings;
 import org.eeoutbox.engine.StoreOutboxPublisher;
+import org.eeoutbox.spi.CloudEvent;
 
 /**
  * The runtime's own configuration: every {@code outbox.*} property that is not a transport's,
@@ -152,7 +153,9 @@ public record OutboxSettings(
     public static final List<Property<?>> PROPERTIES = List.of(DATASOURCE, TRIGGER, SCHEDULED_EXECUTOR,
             MANAGED_EXECUTOR, CREATE_SCHEMA, MAX_PAYLOAD, METRICS, STATS_INTERVAL, PROCESSOR, POLL_INTERVAL,
             BATCH_SIZE, CONCURRENCY, DRAIN_BUDGET, TRANSPORT_DISPATCH, TRANSACTION_TIMEOUT, MAX_RETRIES, INITIAL_BACKOFF, MULTIPLIER,
-            MAX_BACKOFF, JITTER, PURGER, PURGE_INTERVAL, RETENTION, DEDUPLICATION_WINDOW, PURGE_BATCH);
+            MAX_BACKOFF, JITTER, PURGER, PURGE_INTERVAL, RETENTION, DEDUPLICATION_WINDOW, PURGE_BATCH,
+            // Read by the transports that send CloudEvents (HTTP and Kafka), declared once for both.
+            CloudEvent.SOURCE);
 
     /**
      * Reads the runtime's properties, recording every problem in {@code configuration}.

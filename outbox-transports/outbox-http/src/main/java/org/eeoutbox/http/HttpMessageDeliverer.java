@@ -188,7 +188,7 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
             return List.of(results);
         }
         HttpAttempt[] attempts = new HttpAttempt[count];
-        HttpRequests requests = new HttpRequests(resolver, settings);
+        HttpRequests requests = new HttpRequests(resolver, settings, clock);
         try {
             for (int i = 0; i < count; i++) {
                 HttpRequests.Prepared prepared = requests.prepare(entries.get(i));

@@ -5,10 +5,13 @@ import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Objects;
 import java.util.Optional;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxHeaders;
+import org.eeoutbox.spi.CloudEvent;
 
 /**
  * Turns the entries of one {@link HttpMessageDeliverer#deliverBatch} call into requests: checks
@@ -24,16 +27,23 @@ final class HttpRequests {
 
     private static final Logger LOG = System.getLogger(HttpMessageDeliverer.class.getName());
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+    /** The Standard Webhooks headers of a signed request. */
+    static final String WEBHOOK_ID = "webhook-id";
+    static final String WEBHOOK_TIMESTAMP = "webhook-timestamp";
+    static final String WEBHOOK_SIGNATURE = "webhook-signature";
 
     private final HttpServiceResolver resolver;
     private final HttpDelivererSettings settings;
+    private final Clock clock;
     /** The metadata text last read, and its delivery. */
     private String lastMetadata;
     private HttpDelivery lastDelivery;
 
-    HttpRequests(HttpServiceResolver resolver, HttpDelivererSettings settings) {
+    /** @param clock the time of {@code webhook-timestamp} */
+    HttpRequests(HttpServiceResolver resolver, HttpDelivererSettings settings, Clock clock) {
         this.resolver = resolver;
         this.settings = settings;
+        this.clock = clock;
     }
 
     /** A request ready to send, or the outcome of an entry that is not sent ({@code failure}). */
@@ -57,8 +67,10 @@ final class HttpRequests {
         }
         String service = delivery.serviceName();
         Optional<URI> baseUrl;
+        HttpServiceOptions options;
         try {
             baseUrl = resolver.resolve(service);
+            options = Objects.requireNonNullElse(resolver.options(service), HttpServiceOptions.PLAIN);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Outbox entry " + entry.id() + ": the HTTP service resolver threw", e);
             return Prepared.failed(entry, DeliveryResult.retriable(HttpMessages.resolverFailed(service, e)));
@@ -75,24 +87,51 @@ final class HttpRequests {
             return rejected(entry, HttpMessages.leavesHost(service, baseUrl.get() + delivery.path()));
         }
         try {
-            HttpRequest.Builder request = HttpRequest.newBuilder(target)
-                    .timeout(settings.requestTimeout())
-                    .method(delivery.method().name(),
-                            HttpRequest.BodyPublishers.ofString(entry.payload(), StandardCharsets.UTF_8));
-            delivery.headers().forEach((name, value) -> {
-                if (!OutboxHeaders.isReserved(name)) {
-                    request.header(name, value);
-                }
-            });
-            request.setHeader("Content-Type", delivery.contentType());
-            // Last, so that they win over anything the delivery carries.
-            request.setHeader(OutboxHeaders.MESSAGE_TYPE, headerValue(entry.messageType()));
-            request.setHeader(OutboxHeaders.ATTEMPT, Integer.toString(entry.attempts() + 1));
-            request.setHeader(OutboxHeaders.OUTBOX_ID, entry.id().toString());
-            return new Prepared(entry, service, request.build(), null);
+            return new Prepared(entry, service, request(entry, delivery, target, options), null);
         } catch (RuntimeException e) {
             return rejected(entry, HttpMessages.requestRejected(service, e));
         }
+    }
+
+    /**
+     * Builds the request: the delivery's headers, then the content type, the outbox's headers,
+     * the CloudEvents attributes and the signature, each set over anything the delivery carries.
+     */
+    private HttpRequest request(OutboxEntry entry, HttpDelivery delivery, URI target, HttpServiceOptions options) {
+        String contentType = delivery.contentType();
+        String body = entry.payload();
+        CloudEvent.Mode mode = options.cloudEvents();
+        CloudEvent event = mode == null ? null : CloudEvent.of(entry, options.source(), contentType);
+        if (mode == CloudEvent.Mode.STRUCTURED) {
+            body = event.structuredJson();
+            contentType = CloudEvent.STRUCTURED_CONTENT_TYPE;
+        }
+        HttpRequest.Builder request = HttpRequest.newBuilder(target)
+                .timeout(settings.requestTimeout())
+                .method(delivery.method().name(), HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+        delivery.headers().forEach((name, value) -> {
+            if (!OutboxHeaders.isReserved(name)) {
+                request.header(name, value);
+            }
+        });
+        request.setHeader("Content-Type", contentType);
+        request.setHeader(OutboxHeaders.MESSAGE_TYPE, headerValue(entry.messageType()));
+        request.setHeader(OutboxHeaders.ATTEMPT, Integer.toString(entry.attempts() + 1));
+        request.setHeader(OutboxHeaders.OUTBOX_ID, entry.id().toString());
+        if (mode == CloudEvent.Mode.BINARY) {
+            // The HTTP binding percent-encodes space, '"', '%' and all but printable ASCII.
+            event.attributes().forEach((name, value) -> request.setHeader("ce-" + name,
+                    headerValue(value).replace("\"", "%22")));
+        }
+        if (options.signer() != null) {
+            // Signed at each attempt: receivers reject an old timestamp, so a retry is signed anew.
+            String id = entry.id().toString();
+            long timestamp = clock.instant().getEpochSecond();
+            request.setHeader(WEBHOOK_ID, id);
+            request.setHeader(WEBHOOK_TIMESTAMP, Long.toString(timestamp));
+            request.setHeader(WEBHOOK_SIGNATURE, options.signer().sign(id, timestamp, body));
+        }
+        return request.build();
     }
 
     /** As {@link HttpDelivery#fromMetadataJson}, reusing the last delivery for the same text. */

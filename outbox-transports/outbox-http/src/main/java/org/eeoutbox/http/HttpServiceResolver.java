@@ -33,6 +33,17 @@ public interface HttpServiceResolver {
     Optional<URI> resolve(String serviceName);
 
     /**
+     * Returns how requests to the named service are signed and formatted; the default,
+     * {@link HttpServiceOptions#PLAIN}, neither signs nor wraps them. Same contract as
+     * {@link #resolve}: thread-safe, fast, should not throw (if it does, the entry is retried).
+     *
+     * @param serviceName a service name {@link #resolve} knows
+     */
+    default HttpServiceOptions options(String serviceName) {
+        return HttpServiceOptions.PLAIN;
+    }
+
+    /**
      * Returns a resolver backed by a copy of {@code baseUrls}, for standalone use and tests.
      * Thread-safe and immutable.
      *
@@ -42,6 +53,16 @@ public interface HttpServiceResolver {
      *                                  URL; the message names the service
      */
     static HttpServiceResolver of(Map<String, URI> baseUrls) {
-        return new MapServiceResolver(baseUrls);
+        return new MapServiceResolver(baseUrls, Map.of());
+    }
+
+    /**
+     * As {@link #of(Map)}, with the options of some of the services; the others are
+     * {@link HttpServiceOptions#PLAIN}.
+     *
+     * @throws IllegalArgumentException also if {@code options} names a service without a base URL
+     */
+    static HttpServiceResolver of(Map<String, URI> baseUrls, Map<String, HttpServiceOptions> options) {
+        return new MapServiceResolver(baseUrls, options);
     }
 }

@@ -8,10 +8,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.eeoutbox.MessageDeliverer;
 import org.eeoutbox.config.Configuration;
 import org.eeoutbox.config.Property;
+import org.eeoutbox.spi.CloudEvent;
 import org.eeoutbox.spi.TransportContext;
 import org.eeoutbox.spi.TransportProvider;
 
@@ -24,6 +27,7 @@ import org.eeoutbox.spi.TransportProvider;
 public final class HttpTransportProvider implements TransportProvider {
 
     private static final Logger LOG = System.getLogger(HttpTransportProvider.class.getName());
+    private static final String SERVICE_PREFIX = "outbox.http.service.";
 
     static final Property<Duration> CONNECT_TIMEOUT = Property.duration("outbox.http.connect-timeout",
             HttpDelivererSettings.DEFAULT.connectTimeout(), HttpDelivererSettings.MIN_TIMEOUT,
@@ -39,6 +43,15 @@ public final class HttpTransportProvider implements TransportProvider {
             "an absolute http or https URL without user info, query or fragment",
             "The base URL of the service that `HttpDelivery.to(\"<name>\", ...)` sends to.");
 
+    static final Property<String> SIGNING_SECRET = Property.text("outbox.http.service.<name>.signing-secret", null,
+            "comma-separated secrets, each the base64 of 24 to 64 bytes, with or without whsec_",
+            "Signs every request to the service (Standard Webhooks); several secrets during a rotation. "
+                    + "Never logged.");
+    static final Property<String> CLOUD_EVENTS = Property.oneOf("outbox.http.service.<name>.cloudevents", "none",
+            List.of("none", "binary", "structured"),
+            "Sends the service's requests as CloudEvents 1.0: attributes in ce-* headers (binary) or a JSON "
+                    + "envelope (structured).");
+
     /** Public for {@link java.util.ServiceLoader}. */
     public HttpTransportProvider() {
     }
@@ -50,13 +63,13 @@ public final class HttpTransportProvider implements TransportProvider {
 
     @Override
     public List<Property<?>> properties() {
-        return List.of(CONNECT_TIMEOUT, REQUEST_TIMEOUT, MAX_IN_FLIGHT, SERVICE_URL);
+        return List.of(CONNECT_TIMEOUT, REQUEST_TIMEOUT, MAX_IN_FLIGHT, SERVICE_URL, SIGNING_SECRET, CLOUD_EVENTS);
     }
 
     @Override
     public void check(Configuration configuration) {
         settings(configuration);
-        services(configuration);
+        options(configuration, services(configuration).keySet());
     }
 
     @Override
@@ -64,9 +77,10 @@ public final class HttpTransportProvider implements TransportProvider {
         Configuration configuration = context.configuration();
         HttpDelivererSettings settings = settings(configuration);
         Map<String, URI> services = services(configuration);
+        Map<String, HttpServiceOptions> options = options(configuration, services.keySet());
         configuration.throwIfInvalid();
-        LOG.log(Level.INFO, "Outbox HTTP services: {0}", services);
-        return Optional.of(new HttpMessageDeliverer(HttpServiceResolver.of(services), context.executor(),
+        LOG.log(Level.INFO, "Outbox HTTP services: {0}, options: {1}", services, options);
+        return Optional.of(new HttpMessageDeliverer(HttpServiceResolver.of(services, options), context.executor(),
                 context.clock(), settings));
     }
 
@@ -75,11 +89,58 @@ public final class HttpTransportProvider implements TransportProvider {
                 configuration.get(MAX_IN_FLIGHT));
     }
 
+    /** The service name in {@code key}, a key of the family {@code outbox.http.service.<name>.<suffix>}. */
+    private static String serviceName(String key, String suffix) {
+        return key.substring(SERVICE_PREFIX.length(), key.length() - suffix.length());
+    }
+
+    /** The options of the services that have any, each checked against {@code services}. */
+    private static Map<String, HttpServiceOptions> options(Configuration configuration, Set<String> services) {
+        Map<String, WebhookSigner> signers = new TreeMap<>();
+        configuration.matching(SIGNING_SECRET).forEach((property, secrets) -> {
+            try {
+                signers.put(serviceName(property, ".signing-secret"), WebhookSigner.of(List.of(secrets.split(","))));
+            } catch (IllegalArgumentException e) {
+                // The message of WebhookSigner never holds a secret; neither does this one.
+                configuration.problem(property + " is invalid: " + e.getMessage());
+            }
+        });
+        Map<String, CloudEvent.Mode> modes = new TreeMap<>();
+        configuration.matching(CLOUD_EVENTS).forEach((property, mode) -> {
+            if (!mode.equalsIgnoreCase("none")) {
+                try {
+                    modes.put(serviceName(property, ".cloudevents"), CloudEvent.Mode.of(mode));
+                } catch (IllegalArgumentException e) {
+                    configuration.problem(property + "=" + mode + " is invalid: expected one of none, binary, structured");
+                }
+            }
+        });
+        URI source = null;
+        if (!modes.isEmpty()) {
+            try {
+                source = CloudEvent.source(configuration.get(CloudEvent.SOURCE));
+            } catch (IllegalArgumentException e) {
+                configuration.problem(e.getMessage());
+            }
+        }
+        Set<String> named = new TreeSet<>(signers.keySet());
+        named.addAll(modes.keySet());
+        Map<String, HttpServiceOptions> options = new TreeMap<>();
+        for (String name : named) {
+            if (!services.contains(name)) {
+                configuration.problem("outbox.http.service." + name + " has options but no " + SERVICE_PREFIX + name
+                        + ".url");
+            } else if (source != null || !modes.containsKey(name)) {
+                options.put(name, new HttpServiceOptions(signers.get(name), modes.get(name), source));
+            }
+        }
+        return options;
+    }
+
     private static Map<String, URI> services(Configuration configuration) {
-        String prefix = "outbox.http.service.";
         Map<String, URI> services = new TreeMap<>();
         configuration.matching(SERVICE_URL).forEach((property, url) -> {
-            String name = property.substring(prefix.length(), property.length() - ".url".length());
+            String name = serviceName(property, ".url");
             // The value is not echoed: a URL may carry credentials (the resolver's own message
             // shows it without them).
             URI uri;

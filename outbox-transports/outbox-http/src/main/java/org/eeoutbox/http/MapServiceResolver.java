@@ -9,8 +9,9 @@ import java.util.Optional;
 final class MapServiceResolver implements HttpServiceResolver {
 
     private final Map<String, URI> baseUrls;
+    private final Map<String, HttpServiceOptions> options;
 
-    MapServiceResolver(Map<String, URI> baseUrls) {
+    MapServiceResolver(Map<String, URI> baseUrls, Map<String, HttpServiceOptions> options) {
         if (baseUrls == null) {
             throw new IllegalArgumentException(HttpMessages.mustNotBeNull("baseUrls"));
         }
@@ -24,6 +25,21 @@ final class MapServiceResolver implements HttpServiceResolver {
             copy.put(name, url);
         });
         this.baseUrls = Map.copyOf(copy);
+        if (options == null) {
+            throw new IllegalArgumentException(HttpMessages.mustNotBeNull("options"));
+        }
+        options.forEach((name, serviceOptions) -> {
+            if (!this.baseUrls.containsKey(name) || serviceOptions == null) {
+                throw new IllegalArgumentException("options given for service '" + name
+                        + "', which has no base URL, or null options");
+            }
+        });
+        this.options = Map.copyOf(options);
+    }
+
+    @Override
+    public HttpServiceOptions options(String serviceName) {
+        return options.getOrDefault(serviceName, HttpServiceOptions.PLAIN);
     }
 
     @Override
@@ -33,6 +49,6 @@ final class MapServiceResolver implements HttpServiceResolver {
 
     @Override
     public String toString() {
-        return "HttpServiceResolver.of(" + baseUrls.keySet() + ")";
+        return "HttpServiceResolver.of(" + baseUrls.keySet() + (options.isEmpty() ? "" : ", " + options) + ")";
     }
 }

@@ -51,7 +51,8 @@ class HttpTransportProviderTest {
         List<String> names = provider.properties().stream().map(p -> p.name()).toList();
 
         assertEquals(List.of("outbox.http.connect-timeout", "outbox.http.request-timeout", "outbox.http.max-in-flight",
-                "outbox.http.service.<name>.url"), names);
+                "outbox.http.service.<name>.url", "outbox.http.service.<name>.signing-secret",
+                "outbox.http.service.<name>.cloudevents"), names);
         assertTrue(provider.properties().get(3).matches("outbox.http.service.orders.url"));
     }
 

@@ -16,6 +16,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxHeaders;
+import org.eeoutbox.spi.CloudEvent;
 
 /**
  * One {@link KafkaMessageDeliverer#deliverBatch} call and its working state: sends a record per
@@ -37,6 +38,10 @@ final class KafkaBatch {
     private final DeliveryResult[] results;
     private final Future<RecordMetadata>[] futures;
     private final String[] topics;
+    /** The media type of a CloudEvent's data: the outbox's payloads are JSON. */
+    private static final String JSON = "application/json";
+    private static final String CONTENT_TYPE = "content-type";
+
     private final long deadline;
     /** Outcomes of topics whose first record failed inside send(), reused for their other records. */
     private final Map<String, DeliveryResult> topicOutcomes = new HashMap<>();
@@ -172,17 +177,30 @@ final class KafkaBatch {
         return lastDelivery;
     }
 
-    private static ProducerRecord<String, String> record(OutboxEntry entry, KafkaDelivery delivery) {
+    private ProducerRecord<String, String> record(OutboxEntry entry, KafkaDelivery delivery) {
         RecordHeaders headers = new RecordHeaders();
         for (KafkaDelivery.Header header : delivery.headers()) {
             headers.add(header.name(), header.value().getBytes(StandardCharsets.UTF_8));
+        }
+        String value = entry.payload();
+        CloudEvent.Mode mode = delivery.findCloudEvents().orElse(null);
+        if (mode != null) {
+            CloudEvent event = CloudEvent.of(entry, deliverer.cloudEventsSource(), JSON);
+            if (mode == CloudEvent.Mode.STRUCTURED) {
+                value = event.structuredJson();
+                headers.add(CONTENT_TYPE, CloudEvent.STRUCTURED_CONTENT_TYPE.getBytes(StandardCharsets.UTF_8));
+            } else {
+                // The Kafka binding: ce_ attributes, the data's media type in content-type.
+                event.attributes().forEach((name, attribute) ->
+                        headers.add("ce_" + name, attribute.getBytes(StandardCharsets.UTF_8)));
+                headers.add(CONTENT_TYPE, JSON.getBytes(StandardCharsets.UTF_8));
+            }
         }
         // Last, so that they override user headers of the same names for lastHeader() readers.
         headers.add(OutboxHeaders.MESSAGE_TYPE, entry.messageType().getBytes(StandardCharsets.UTF_8));
         headers.add(OutboxHeaders.ATTEMPT, Integer.toString(entry.attempts() + 1).getBytes(StandardCharsets.UTF_8));
         headers.add(OutboxHeaders.OUTBOX_ID, entry.id().toString().getBytes(StandardCharsets.UTF_8));
-        return new ProducerRecord<>(delivery.topic(), null, delivery.findKey().orElse(null), entry.payload(),
-                headers);
+        return new ProducerRecord<>(delivery.topic(), null, delivery.findKey().orElse(null), value, headers);
     }
 
     /** Waits for one record's acknowledgement until the batch deadline and classifies the outcome. */

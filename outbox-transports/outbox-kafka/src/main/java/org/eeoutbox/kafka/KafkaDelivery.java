@@ -19,6 +19,7 @@ import java.util.Objects;
 import java.util.Optional;
 import org.eeoutbox.DeliveryInfo;
 import org.eeoutbox.OutboxHeaders;
+import org.eeoutbox.spi.CloudEvent;
 
 /**
  * Where a message goes on Kafka: a topic, an optional record key and optional record headers.
@@ -47,7 +48,9 @@ import org.eeoutbox.OutboxHeaders;
  *
  * <p>The metadata stored with the entry is a JSON object written with Jakarta JSON Processing,
  * for example {@code {"topic":"order-events","key":"42","headers":[{"name":"tenant","value":"a"}]}};
- * {@code key} is absent when there is none, {@code headers} keeps order and repeated names.
+ * {@code key} is absent when there is none, {@code headers} keeps order and repeated names;
+ * {@code cloudevents} ({@code "binary"} or {@code "structured"}) is present for a
+ * {@linkplain Builder#cloudEvents CloudEvents} delivery.
  *
  * <p>Immutable and thread-safe; the {@link Builder} is not thread-safe.
  */
@@ -67,17 +70,21 @@ public final class KafkaDelivery implements DeliveryInfo {
     private static final String HEADERS = "headers";
     private static final String NAME = "name";
     private static final String VALUE = "value";
+    private static final String CLOUD_EVENTS = "cloudevents";
 
     private final String topic;
     private final String key;
     private final List<Header> headers;
+    private final CloudEvent.Mode cloudEvents;
     private final String metadataJson;
 
     /** With {@code metadataJson} the text the delivery was read from, or {@code null} to write it. */
-    private KafkaDelivery(String topic, String key, List<Header> headers, String metadataJson) {
+    private KafkaDelivery(String topic, String key, List<Header> headers, CloudEvent.Mode cloudEvents,
+                          String metadataJson) {
         this.topic = topic;
         this.key = key;
         this.headers = Collections.unmodifiableList(new ArrayList<>(headers));
+        this.cloudEvents = cloudEvents;
         this.metadataJson = metadataJson == null ? toJson() : metadataJson;
     }
 
@@ -94,7 +101,7 @@ public final class KafkaDelivery implements DeliveryInfo {
 
     /**
      * Reads a delivery back from its metadata, as stored from {@link #metadataJson()}. Members
-     * other than {@code topic}, {@code key} and {@code headers} are ignored; every rule the
+     * other than {@code topic}, {@code key}, {@code headers} and {@code cloudevents} are ignored; every rule the
      * builder checks is checked again. The delivery keeps {@code metadataJson} as its
      * {@link #metadataJson()}, without writing it again.
      *
@@ -128,7 +135,11 @@ public final class KafkaDelivery implements DeliveryInfo {
                 builder.header(string((JsonObject) header, NAME, true), string((JsonObject) header, VALUE, true));
             }
         }
-        return new KafkaDelivery(builder.topic, builder.key, builder.headers, metadataJson);
+        String mode = string(json, CLOUD_EVENTS, false);
+        if (mode != null) {
+            builder.cloudEvents(CloudEvent.Mode.of(mode));
+        }
+        return new KafkaDelivery(builder.topic, builder.key, builder.headers, builder.cloudEvents, metadataJson);
     }
 
     /** Returns {@value #DELIVERY_TYPE}. */
@@ -161,15 +172,20 @@ public final class KafkaDelivery implements DeliveryInfo {
         return headers;
     }
 
+    /** Returns the CloudEvents mode the record is sent in, if it is sent as a CloudEvent. */
+    public Optional<CloudEvent.Mode> findCloudEvents() {
+        return Optional.ofNullable(cloudEvents);
+    }
+
     @Override
     public boolean equals(Object other) {
         return other instanceof KafkaDelivery that && topic.equals(that.topic) && Objects.equals(key, that.key)
-                && headers.equals(that.headers);
+                && headers.equals(that.headers) && cloudEvents == that.cloudEvents;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(topic, key, headers);
+        return Objects.hash(topic, key, headers, cloudEvents);
     }
 
     @Override
@@ -189,6 +205,9 @@ public final class KafkaDelivery implements DeliveryInfo {
                 array.add(json.createObjectBuilder().add(NAME, header.name()).add(VALUE, header.value()));
             }
             object.add(HEADERS, array);
+        }
+        if (cloudEvents != null) {
+            object.add(CLOUD_EVENTS, cloudEvents.toString());
         }
         StringWriter text = new StringWriter();
         try (JsonWriter writer = json.createWriter(text)) {
@@ -261,6 +280,7 @@ public final class KafkaDelivery implements DeliveryInfo {
         private final String topic;
         private String key;
         private final List<Header> headers = new ArrayList<>();
+        private CloudEvent.Mode cloudEvents;
 
         private Builder(String topic) {
             this.topic = topic;
@@ -295,9 +315,22 @@ public final class KafkaDelivery implements DeliveryInfo {
             return this;
         }
 
+        /**
+         * Sends the record as a CloudEvents 1.0 event ({@code id} the entry's id, {@code type} the
+         * message type, {@code source} from {@code outbox.cloudevents.source}, {@code time} the
+         * publish time, the payload as JSON data): in {@code BINARY} mode the attributes travel as
+         * {@code ce_*} headers and the value is the payload; in {@code STRUCTURED} mode the value
+         * is the JSON envelope, with the header {@code content-type: application/cloudevents+json}.
+         * {@code null} (the default) sends the payload as it is.
+         */
+        public Builder cloudEvents(CloudEvent.Mode mode) {
+            this.cloudEvents = mode;
+            return this;
+        }
+
         /** Returns the delivery; the builder can go on to build others. */
         public KafkaDelivery build() {
-            return new KafkaDelivery(topic, key, headers, null);
+            return new KafkaDelivery(topic, key, headers, cloudEvents, null);
         }
     }
 

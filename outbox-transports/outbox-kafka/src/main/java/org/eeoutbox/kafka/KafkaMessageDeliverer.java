@@ -1,5 +1,6 @@
 package org.eeoutbox.kafka;
 
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collections;
@@ -16,6 +17,7 @@ import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.MessageDeliverer;
 import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxHeaders;
+import org.eeoutbox.spi.CloudEvent;
 
 
 /**
@@ -109,6 +111,7 @@ public final class KafkaMessageDeliverer implements MessageDeliverer, AutoClosea
     private final Duration postponeDelay;
     private final boolean flush;
     private final Clock clock;
+    private final URI cloudEventsSource;
     private final AtomicBoolean producerBroken = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -119,6 +122,12 @@ public final class KafkaMessageDeliverer implements MessageDeliverer, AutoClosea
         this.postponeDelay = builder.postponeDelay;
         this.flush = builder.flush;
         this.clock = builder.clock;
+        this.cloudEventsSource = builder.cloudEventsSource;
+    }
+
+    /** Returns the CloudEvents {@code source} of the records sent as CloudEvents. */
+    URI cloudEventsSource() {
+        return cloudEventsSource;
     }
 
     /**
@@ -242,6 +251,7 @@ public final class KafkaMessageDeliverer implements MessageDeliverer, AutoClosea
         private Duration postponeDelay = DEFAULT_POSTPONE_DELAY;
         private boolean flush = true;
         private Clock clock = Clock.systemUTC();
+        private URI cloudEventsSource = CloudEvent.DEFAULT_SOURCE;
 
         private Builder(Producer<String, String> producer, Map<String, ?> producerConfig) {
             this.producer = producer;
@@ -289,6 +299,16 @@ public final class KafkaMessageDeliverer implements MessageDeliverer, AutoClosea
         /** Sets the clock for the {@code notBefore} of postponed entries. Defaults to UTC system time. */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Sets the CloudEvents {@code source} of the deliveries sent
+         * {@linkplain KafkaDelivery.Builder#cloudEvents as CloudEvents}. Defaults to
+         * {@code urn:eeoutbox}, the default of {@code outbox.cloudevents.source}.
+         */
+        public Builder cloudEventsSource(URI source) {
+            this.cloudEventsSource = Objects.requireNonNull(source, "source");
             return this;
         }
 

@@ -4,6 +4,7 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -15,6 +16,7 @@ import org.eeoutbox.MessageDeliverer;
 import org.eeoutbox.config.Configuration;
 import org.eeoutbox.config.OutboxConfigurationException;
 import org.eeoutbox.config.Property;
+import org.eeoutbox.spi.CloudEvent;
 import org.eeoutbox.spi.TransportContext;
 import org.eeoutbox.spi.TransportProvider;
 
@@ -60,6 +62,17 @@ public final class KafkaTransportProvider implements TransportProvider {
     public void check(Configuration configuration) {
         configuration.get(SEND_TIMEOUT);
         configuration.get(POSTPONE_DELAY);
+        cloudEventsSource(configuration);
+    }
+
+    /** The configured CloudEvents source, recording a problem (and returning the default) when it is invalid. */
+    private static URI cloudEventsSource(Configuration configuration) {
+        try {
+            return CloudEvent.source(configuration.get(CloudEvent.SOURCE));
+        } catch (IllegalArgumentException e) {
+            configuration.problem(e.getMessage());
+            return CloudEvent.DEFAULT_SOURCE;
+        }
     }
 
     /**
@@ -90,7 +103,8 @@ public final class KafkaTransportProvider implements TransportProvider {
             builder = KafkaMessageDeliverer.builder(producerConfig);
         }
         builder.sendTimeout(configuration.get(SEND_TIMEOUT)).postponeDelay(configuration.get(POSTPONE_DELAY))
-                .clock(context.clock());
+                .cloudEventsSource(cloudEventsSource(configuration)).clock(context.clock());
+        configuration.throwIfInvalid();
         try {
             return Optional.of(builder.build());
         } catch (KafkaException e) {

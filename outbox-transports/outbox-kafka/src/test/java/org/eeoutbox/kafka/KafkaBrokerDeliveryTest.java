@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.cloudevents.kafka.KafkaMessageFactory;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,6 +43,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.OutboxEntry;
+import org.eeoutbox.spi.CloudEvent;
 import org.eeoutbox.testkit.KafkaBroker;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -68,6 +71,40 @@ class KafkaBrokerDeliveryTest {
         }
         if (broker != null) {
             broker.close();
+        }
+    }
+
+    @Test
+    void cloudEventsInBothModesAreReadByTheCloudEventsSdk() {
+        String topic = topic("cloudevents");
+        broker.createTopic(topic, 1);
+        URI source = URI.create("https://orders.example.com/outbox");
+        KafkaMessageDeliverer deliverer = KafkaMessageDeliverer.builder(producer).cloudEventsSource(source).build();
+        String payload = "{\"order\":42,\"note\":\"caf\u00e9\"}";
+        OutboxEntry binary = entry(KafkaDelivery.topic(topic).key("42").cloudEvents(CloudEvent.Mode.BINARY).build(),
+                payload);
+        OutboxEntry structured = entry(KafkaDelivery.topic(topic).key("42")
+                .cloudEvents(CloudEvent.Mode.STRUCTURED).build(), payload);
+
+        assertEquals(List.of(DeliveryResult.delivered(), DeliveryResult.delivered()),
+                deliverer.deliverBatch(List.of(binary, structured)));
+
+        List<ConsumerRecord<String, String>> records = readAll(topic, 1, 2);
+        assertEquals(payload, records.get(0).value(), "binary mode: the value is the payload");
+        assertTrue(records.get(1).value().startsWith("{\"specversion\":\"1.0\""), records.get(1).value());
+        for (int i = 0; i < 2; i++) {
+            OutboxEntry entry = List.of(binary, structured).get(i);
+            ConsumerRecord<String, String> record = records.get(i);
+            io.cloudevents.CloudEvent event = KafkaMessageFactory.createReader(record.headers(),
+                    record.value().getBytes(StandardCharsets.UTF_8)).toEvent();
+            assertEquals(entry.id().toString(), event.getId());
+            assertEquals("test.event", event.getType());
+            assertEquals(source, event.getSource());
+            assertEquals(entry.createdAt(), event.getTime().toInstant());
+            assertEquals("application/json", event.getDataContentType());
+            assertEquals(payload, new String(event.getData().toBytes(), StandardCharsets.UTF_8));
+            assertEquals("42", record.key());
+            assertEquals(entry.id().toString(), text(record.headers().lastHeader("x-outbox-id")));
         }
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Optional;
+import org.eeoutbox.spi.CloudEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.NullAndEmptySource;
@@ -34,6 +35,20 @@ class KafkaDeliveryTest {
                 .header("x-outbox-id", "user value").header("h", "v\u0000").build();
 
         assertEquals(delivery, KafkaDelivery.fromMetadataJson(delivery.metadataJson()));
+    }
+
+    @Test
+    void theCloudEventsModeRoundTripsThroughJsonAndAnUnknownOneIsRefused() {
+        KafkaDelivery delivery = KafkaDelivery.topic("orders").cloudEvents(CloudEvent.Mode.STRUCTURED).build();
+
+        assertEquals("{\"topic\":\"orders\",\"cloudevents\":\"structured\"}", delivery.metadataJson());
+        assertEquals(delivery, KafkaDelivery.fromMetadataJson(delivery.metadataJson()));
+        assertEquals(Optional.of(CloudEvent.Mode.STRUCTURED),
+                KafkaDelivery.fromMetadataJson(delivery.metadataJson()).findCloudEvents());
+        assertEquals(Optional.empty(), KafkaDelivery.topic("orders").build().findCloudEvents());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> KafkaDelivery.fromMetadataJson("{\"topic\":\"orders\",\"cloudevents\":\"xml\"}"));
+        assertTrue(e.getMessage().contains("binary or structured, got: xml"), e.getMessage());
     }
 
     @Test
