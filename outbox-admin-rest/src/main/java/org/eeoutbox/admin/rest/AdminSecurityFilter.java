@@ -30,23 +30,34 @@ public class AdminSecurityFilter implements ContainerRequestFilter {
 
     @Override
     public void filter(ContainerRequestContext request) {
-        if (!Boolean.TRUE.equals(request.getProperty(AdminRouting.ROUTED))) {
-            request.abortWith(AdminJson.error(404, null, "Not found"));
-            return;
-        }
         AdminRestSettings settings = ConfiguredSettings.get();
-        SecurityContext security = request.getSecurityContext();
-        if (security == null || security.getUserPrincipal() == null) {
-            request.abortWith(AdminJson.error(401, null, "Authentication required"));
-            return;
-        }
         Method method = resource.getResourceMethod();
         Allowed allowed = method == null ? null : method.getAnnotation(Allowed.class);
-        if (allowed == null || !permits(settings, security, allowed.value())) {
-            boolean needsOperator = allowed == null || allowed.value() == Allowed.Role.OPERATOR;
-            request.abortWith(AdminJson.error(403, null, "This needs the role "
-                    + (needsOperator ? settings.operatorRole() : settings.viewerRole() + " or " + settings.operatorRole())));
+        int refusal = refusal(Boolean.TRUE.equals(request.getProperty(AdminRouting.ROUTED)),
+                request.getSecurityContext(), settings, allowed);
+        if (refusal != 0) {
+            request.abortWith(AdminJson.error(refusal, null, switch (refusal) {
+                case 401 -> "Authentication required";
+                case 403 -> "This needs the role " + (allowed != null && allowed.value() == Allowed.Role.VIEWER
+                        ? settings.viewerRole() + " or " : "") + settings.operatorRole();
+                default -> "Not found";
+            }));
         }
+    }
+
+    /**
+     * Returns the status that refuses the request, or 0 to let it through: 404 when not
+     * {@code routed}, 401 without an authenticated caller, 403 when the method has no
+     * {@link Allowed} or the caller lacks its role.
+     */
+    static int refusal(boolean routed, SecurityContext security, AdminRestSettings settings, Allowed allowed) {
+        if (!routed || !settings.enabled()) {
+            return 404;
+        }
+        if (security == null || security.getUserPrincipal() == null) {
+            return 401;
+        }
+        return allowed != null && permits(settings, security, allowed.value()) ? 0 : 403;
     }
 
     /** Whether the caller of {@code security} has {@code role}'s rights under {@code settings}. */

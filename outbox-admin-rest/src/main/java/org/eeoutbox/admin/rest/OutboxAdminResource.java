@@ -79,7 +79,7 @@ public class OutboxAdminResource {
         String after = query.single("after");
         boolean payload = query.bool("payload", false);
         if (payload && !AdminSecurityFilter.permits(ConfiguredSettings.get(), security, Allowed.Role.OPERATOR)) {
-            return AdminJson.error(403, "payload", "payload: payloads need the role "
+            return AdminJson.error(403, "payload", "payload=true needs the role "
                     + ConfiguredSettings.get().operatorRole());
         }
         return call(after == null ? null : "after", () -> Response.ok(AdminJson.page(admin.list(filter, new PageRequest(after, size, payload))))

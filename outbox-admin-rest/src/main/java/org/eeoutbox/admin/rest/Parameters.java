@@ -1,6 +1,5 @@
 package org.eeoutbox.admin.rest;
 
-import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MultivaluedMap;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,8 +16,8 @@ import org.eeoutbox.admin.EntryFilter;
 /**
  * A request's query parameters, checked before anything runs: every value that is malformed,
  * out of range, too long, repeated where one is expected, or of a parameter the endpoint does not
- * know is refused with a 400 response naming the parameter ({@link WebApplicationException}
- * carrying an {@link AdminJson#error}). Not thread-safe: one per request.
+ * know is refused with a {@link BadParameter} naming the parameter (answered 400). Not
+ * thread-safe: one per request.
  */
 final class Parameters {
 
@@ -36,7 +35,7 @@ final class Parameters {
 
     /**
      * @param known the parameters the endpoint takes
-     * @throws WebApplicationException 400 for a parameter not in {@code known} or a value too long
+     * @throws BadParameter for a parameter not in {@code known} or a value too long
      */
     Parameters(MultivaluedMap<String, String> query, List<String> known) {
         this.query = query;
@@ -135,16 +134,16 @@ final class Parameters {
     }
 
     /** A 400 for an {@link IllegalArgumentException} of the admin API, naming the parameter its message starts with. */
-    static WebApplicationException bad(IllegalArgumentException e, String fallbackParameter) {
+    static BadParameter bad(IllegalArgumentException e, String fallbackParameter) {
         String message = String.valueOf(e.getMessage());
         String first = message.split("[ :]", 2)[0];
         boolean named = FILTER.contains(first) || List.of("size", "after", "maximum", "spread", "deliveryType",
                 "stuckAfter").contains(first);
-        return new WebApplicationException(AdminJson.error(400, named ? first : fallbackParameter, message));
+        return new BadParameter(named ? first : fallbackParameter, message);
     }
 
-    static WebApplicationException bad(String parameter, String message) {
-        return new WebApplicationException(AdminJson.error(400, parameter, parameter + ": " + message));
+    static BadParameter bad(String parameter, String message) {
+        return new BadParameter(parameter, parameter + ": " + message);
     }
 
     private String text(String name) {

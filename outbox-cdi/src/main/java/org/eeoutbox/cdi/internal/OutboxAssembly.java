@@ -108,7 +108,7 @@ final class OutboxAssembly {
                     new StoreOutboxPublisher(store, settings.maxPayloadBytes(), clock), wakeUp,
                     deliverers.stream().map(MessageDeliverer::deliveryType).collect(Collectors.toSet()));
             return new OutboxComponents(settings, dialect.name(), store, transactions, publisher, processor, purger,
-                    deliverers, created, tasks, clock);
+                    deliverers, created, tasks, clock, new OutboxProbes(clock));
         } catch (RuntimeException e) {
             Transports.close(created);
             throw e;

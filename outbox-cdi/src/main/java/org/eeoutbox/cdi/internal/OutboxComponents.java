@@ -31,11 +31,12 @@ import org.eeoutbox.spi.TransactionRunner;
  * @param transports   the transports' deliverers, closed on stop
  * @param tasks        runs the periodic and one-off tasks on the managed executor
  * @param clock        the outbox's clock
+ * @param probes       what the health checks read: the last poll, the last database probe
  */
 record OutboxComponents(OutboxSettings settings, String databaseName, OutboxStore store,
                         TransactionRunner transactions, OutboxPublisher publisher, Optional<OutboxProcessor> processor,
                         Optional<OutboxPurger> purger, List<MessageDeliverer> deliverers,
-                        List<MessageDeliverer> transports, OutboxTasks tasks, Clock clock) {
+                        List<MessageDeliverer> transports, OutboxTasks tasks, Clock clock, OutboxProbes probes) {
 
     private static final Logger LOG = System.getLogger(OutboxComponents.class.getName());
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
@@ -47,7 +48,13 @@ record OutboxComponents(OutboxSettings settings, String databaseName, OutboxStor
 
     /** Schedules the processor and the purger. Called once. */
     void start() {
-        processor.ifPresent(p -> tasks.every("processor", Duration.ZERO, settings.pollInterval(), p::drain));
+        processor.ifPresent(p -> tasks.every("processor", Duration.ZERO, settings.pollInterval(), () -> {
+            try {
+                p.drain();
+            } finally {
+                probes.pollCompleted();
+            }
+        }));
         purger.ifPresent(p -> tasks.every("purger", settings.purgeInterval(), settings.purgeInterval(), p::purge));
         LOG.log(Level.INFO, "Outbox started on {0} ({1}): processor {2}, delivery types {3}, trigger {4}",
                 settings.dataSource(), databaseName,
@@ -62,11 +69,20 @@ record OutboxComponents(OutboxSettings settings, String databaseName, OutboxStor
 
     /**
      * Calls {@code consumer} with fresh counts every {@code outbox.metrics.refresh-interval}, each
-     * read in a transaction of its own.
+     * read in a transaction of its own; each read is also the database probe of {@link #probes}.
      */
     void refreshStats(Consumer<OutboxStats> consumer) {
-        tasks.every("stats", Duration.ZERO, settings.statsInterval(),
-                () -> consumer.accept(transactions.inNewTransaction(() -> store.stats(clock.instant()))));
+        tasks.every("stats", Duration.ZERO, settings.statsInterval(), () -> {
+            OutboxStats stats;
+            try {
+                stats = transactions.inNewTransaction(() -> store.stats(clock.instant()));
+            } catch (RuntimeException e) {
+                probes.probeFailed(e);
+                throw e;
+            }
+            probes.probed(stats);
+            consumer.accept(stats);
+        });
     }
 
     /** Stops the schedules, waits for running batches, closes the transports. Idempotent. */

@@ -10,6 +10,8 @@ import java.lang.reflect.Type;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import org.eeoutbox.OutboxPublisher;
 import org.eeoutbox.cdi.OutboxExtension;
@@ -46,6 +48,7 @@ public class OutboxRuntime {
     private OutboxComponents components;
     private boolean stopped;
     private volatile OutboxStats stats = new OutboxStats(0, 0, Duration.ZERO);
+    private final AtomicBoolean refreshing = new AtomicBoolean();
 
     /**
      * Produces the publisher applications inject; starts the outbox if the application has not
@@ -62,9 +65,23 @@ public class OutboxRuntime {
         return stats;
     }
 
-    /** Refreshes {@link #stats()} on schedule from now on; called by the metrics integration. */
+    /**
+     * Refreshes {@link #stats()} on schedule from now on; called by the metrics and the health
+     * integrations, scheduled once however often it is called.
+     */
     void refreshStatsOnSchedule() {
-        start().refreshStats(fresh -> stats = fresh);
+        OutboxComponents started = start();
+        if (refreshing.compareAndSet(false, true)) {
+            started.refreshStats(fresh -> stats = fresh);
+        }
+    }
+
+    /**
+     * Returns the outbox's parts while it runs (its schema and configuration were checked), empty
+     * before it started and after it stopped; never starts it.
+     */
+    synchronized Optional<OutboxComponents> running() {
+        return Optional.ofNullable(components);
     }
 
     /**
