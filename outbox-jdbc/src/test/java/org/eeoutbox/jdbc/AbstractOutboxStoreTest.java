@@ -396,7 +396,8 @@ abstract class AbstractOutboxStoreTest {
                 return transactions.inNewTransaction(work);
             }
         };
-        PurgerSettings settings = new PurgerSettings(Duration.ofDays(7), Duration.ofDays(30), 10, Duration.ofSeconds(30));
+        PurgerSettings settings = new PurgerSettings(Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(30), 10,
+                Duration.ofSeconds(30));
 
         int purged = new OutboxPurger(store, counting, settings, Clock.systemUTC()).purge();
 
