@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import org.eeoutbox.MessageDeliverer;
 import org.eeoutbox.OutboxPublisher;
+import org.eeoutbox.admin.OutboxAdmin;
 import org.eeoutbox.engine.OutboxProcessor;
 import org.eeoutbox.engine.OutboxPurger;
 import org.eeoutbox.spi.OutboxStats;
@@ -25,6 +26,7 @@ import org.eeoutbox.spi.TransactionRunner;
  * @param store        the outbox table
  * @param transactions runs each batch in a new container transaction
  * @param publisher    what applications inject
+ * @param admin        the operations API applications inject
  * @param processor    present when {@code outbox.processor.enabled}
  * @param purger       present when {@code outbox.purger.enabled}
  * @param deliverers   the application's and the transports' deliverers
@@ -34,7 +36,8 @@ import org.eeoutbox.spi.TransactionRunner;
  * @param probes       what the health checks read: the last poll, the last database probe
  */
 record OutboxComponents(OutboxSettings settings, String databaseName, OutboxStore store,
-                        TransactionRunner transactions, OutboxPublisher publisher, Optional<OutboxProcessor> processor,
+                        TransactionRunner transactions, OutboxPublisher publisher, OutboxAdmin admin,
+                        Optional<OutboxProcessor> processor,
                         Optional<OutboxPurger> purger, List<MessageDeliverer> deliverers,
                         List<MessageDeliverer> transports, OutboxTasks tasks, Clock clock, OutboxProbes probes) {
 

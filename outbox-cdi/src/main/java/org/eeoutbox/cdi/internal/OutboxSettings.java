@@ -142,6 +142,9 @@ public record OutboxSettings(
     static final Property<Duration> DEDUPLICATION_WINDOW = Property.duration("outbox.purger.deduplication-window",
             PurgerSettings.DEFAULT.deduplicationWindow(), SECOND, null,
             "How long a deduplication key is remembered; defaults to outbox.purger.retention.");
+    static final Property<Duration> DISCARDED_RETENTION = Property.duration("outbox.purger.discarded-retention",
+            PurgerSettings.DEFAULT.discardedRetention(), SECOND, null,
+            "How long entries an operator discarded are kept for audit, counted from the discard.");
     static final Property<Integer> PURGE_BATCH = Property.integer("outbox.purger.batch-size",
             PurgerSettings.DEFAULT.batchSize(), 1, PurgerSettings.MAX_BATCH_SIZE,
             "How many entries one purge statement removes.");
@@ -153,7 +156,8 @@ public record OutboxSettings(
     public static final List<Property<?>> PROPERTIES = List.of(DATASOURCE, TRIGGER, SCHEDULED_EXECUTOR,
             MANAGED_EXECUTOR, CREATE_SCHEMA, MAX_PAYLOAD, METRICS, STATS_INTERVAL, PROCESSOR, POLL_INTERVAL,
             BATCH_SIZE, CONCURRENCY, DRAIN_BUDGET, TRANSACTION_TIMEOUT, MAX_RETRIES, INITIAL_BACKOFF, MULTIPLIER,
-            MAX_BACKOFF, JITTER, PURGER, PURGE_INTERVAL, RETENTION, DEDUPLICATION_WINDOW, PURGE_BATCH, MAX_PENDING_AGE);
+            MAX_BACKOFF, JITTER, PURGER, PURGE_INTERVAL, RETENTION, DEDUPLICATION_WINDOW, DISCARDED_RETENTION,
+            PURGE_BATCH, MAX_PENDING_AGE);
 
     /**
      * Reads the runtime's properties, recording every problem in {@code configuration}.
@@ -181,7 +185,8 @@ public record OutboxSettings(
                 configuration.get(POLL_INTERVAL), new ProcessorSettings(configuration.get(BATCH_SIZE),
                         configuration.get(CONCURRENCY), retryPolicy, configuration.get(DRAIN_BUDGET)),
                 configuration.get(TRANSACTION_TIMEOUT), configuration.get(PURGER), configuration.get(PURGE_INTERVAL),
-                new PurgerSettings(retention, deduplicationWindow, configuration.get(PURGE_BATCH),
+                new PurgerSettings(retention, deduplicationWindow, configuration.get(DISCARDED_RETENTION),
+                        configuration.get(PURGE_BATCH),
                         PurgerSettings.DEFAULT.timeBudget()), configuration.find(MAX_PENDING_AGE).orElse(null));
         return configuration.problems().size() == problemsBefore ? Optional.of(settings)
                 : Optional.empty();
