@@ -27,6 +27,10 @@ import java.util.UUID;
  * @param updatedAt        when the entry last changed
  * @param lastError        why the last attempt failed, or {@code null}
  * @param deliveredAt      when the entry was delivered, or {@code null}
+ * @param lastAttemptAt    when the outcome of the entry's last delivery attempt was recorded, or
+ *                         {@code null} before the first; {@link #toDelivered}, {@link #toRetry}
+ *                         and {@link #toFailed} set it to their {@code now}, {@link #toPostponed}
+ *                         (no attempt was made) keeps it
  */
 public record OutboxEntry(
         UUID id,
@@ -41,7 +45,8 @@ public record OutboxEntry(
         Instant createdAt,
         Instant updatedAt,
         String lastError,
-        Instant deliveredAt) {
+        Instant deliveredAt,
+        Instant lastAttemptAt) {
 
     /** The longest {@code lastError} kept, in characters; longer reasons are cut. */
     public static final int MAX_ERROR_LENGTH = 4000;
@@ -60,6 +65,7 @@ public record OutboxEntry(
         createdAt = micros(Objects.requireNonNull(createdAt, "createdAt"));
         updatedAt = micros(Objects.requireNonNull(updatedAt, "updatedAt"));
         deliveredAt = deliveredAt == null ? null : micros(deliveredAt);
+        lastAttemptAt = lastAttemptAt == null ? null : micros(lastAttemptAt);
         lastError = bounded(lastError);
     }
 
@@ -80,7 +86,7 @@ public record OutboxEntry(
             throw new IllegalArgumentException("deliveryInfo.metadataJson() must not be null");
         }
         return new OutboxEntry(id, message.messageType(), message.payload(), deliveryType, metadata,
-                message.deduplicationKey(), OutboxStatus.PENDING, 0, now, now, now, null, null);
+                message.deduplicationKey(), OutboxStatus.PENDING, 0, now, now, now, null, null, null);
     }
 
     /**
@@ -89,19 +95,19 @@ public record OutboxEntry(
      */
     public OutboxEntry toDelivered(Instant now) {
         return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
-                OutboxStatus.DELIVERED, attempts + 1, nextAttemptAt, createdAt, now, null, now);
+                OutboxStatus.DELIVERED, attempts + 1, nextAttemptAt, createdAt, now, null, now, now);
     }
 
     /** The entry after a retriable failure: still {@code PENDING}, one more attempt, due later. */
     public OutboxEntry toRetry(Instant now, Instant nextAttempt, String error) {
         return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
-                OutboxStatus.PENDING, attempts + 1, nextAttempt, createdAt, now, error, null);
+                OutboxStatus.PENDING, attempts + 1, nextAttempt, createdAt, now, error, null, now);
     }
 
     /** The entry after a permanent failure or its last allowed attempt: {@code FAILED}. */
     public OutboxEntry toFailed(Instant now, String error) {
         return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
-                OutboxStatus.FAILED, attempts + 1, nextAttemptAt, createdAt, now, error, null);
+                OutboxStatus.FAILED, attempts + 1, nextAttemptAt, createdAt, now, error, null, now);
     }
 
     /**
@@ -110,7 +116,16 @@ public record OutboxEntry(
      */
     public OutboxEntry toPostponed(Instant now, Instant nextAttempt, String error) {
         return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
-                OutboxStatus.PENDING, attempts, nextAttempt, createdAt, now, error, null);
+                OutboxStatus.PENDING, attempts, nextAttempt, createdAt, now, error, null, lastAttemptAt);
+    }
+
+    /**
+     * Whether this entry's state records a delivery attempt made at {@link #updatedAt()}: the
+     * result of {@link #toDelivered}, {@link #toRetry} or {@link #toFailed}, not of
+     * {@link #toPostponed}. The store writes a failed attempt's history from it.
+     */
+    public boolean attemptedAtUpdate() {
+        return updatedAt.equals(lastAttemptAt);
     }
 
     private static Instant micros(Instant instant) {

@@ -26,11 +26,14 @@ public interface OutboxAdmin {
     int MAX_PAGE_SIZE = 200;
 
     /**
-     * Lists the entries that match {@code filter}, newest first, one page at a time. Pages are
-     * keyset-paginated: following {@link EntryPage#nextPage()} never repeats or skips an entry
-     * that existed when the first page was read, however many are published meanwhile.
+     * Lists the entries that match {@code filter}, newest first (by id, which is time-ordered to
+     * the millisecond), one page at a time. Pages are keyset-paginated: following
+     * {@link EntryPage#nextPage()} never repeats or skips an entry that existed when the first
+     * page was read, however many are published meanwhile.
      *
-     * @throws IllegalArgumentException if the page token is not one this method returned
+     * @throws IllegalArgumentException naming {@code after} if the page token is not one this
+     *                                  method returned, or naming the filter's instant out of the
+     *                                  range the databases store (years 1000 to 9999)
      */
     EntryPage list(EntryFilter filter, PageRequest page);
 
@@ -40,12 +43,13 @@ public interface OutboxAdmin {
     /**
      * Sends a {@code FAILED} or {@code DISCARDED} entry again: a compare-and-set to
      * {@code PENDING}, due now, attempts reset, same id (receivers deduplicate on the same
-     * {@code x-outbox-id}). Its failure history is kept. Of two concurrent replays exactly one
-     * returns {@link ActionOutcome#DONE}.
+     * {@code x-outbox-id}). Its failure history, last error and last attempt time are kept until
+     * its next attempt. Of two concurrent replays exactly one returns {@link ActionOutcome#DONE},
+     * the other {@link ActionOutcome#WRONG_STATUS}.
      *
      * @return {@code DONE}; {@code NOT_FOUND}; {@code WRONG_STATUS} if it is neither
-     *         {@code FAILED} nor {@code DISCARDED} (a concurrent replay won); {@code BUSY} if a
-     *         running batch holds it
+     *         {@code FAILED} nor {@code DISCARDED}, or another operator's change of it is
+     *         committing (a concurrent replay won); {@code BUSY} if a running batch holds it
      */
     ActionOutcome replay(UUID id);
 
@@ -77,7 +81,8 @@ public interface OutboxAdmin {
     BulkResult discard(EntryFilter filter, BulkRequest request);
 
     /**
-     * Returns the counts per status and delivery type, the age of the oldest pending entry, and
+     * Returns the counts per status (but {@code DELIVERED}) and delivery type, the age of the
+     * oldest pending entry, and
      * how many pending entries are overdue by more than {@code stuckAfter}.
      *
      * @throws IllegalArgumentException if {@code stuckAfter} is negative

@@ -8,8 +8,9 @@ import org.eeoutbox.OutboxStatus;
 /**
  * The state of the outbox at a glance.
  *
- * @param counts           entries per status, then per delivery type (statuses and types
- *                         without entries are absent)
+ * @param counts           entries per status, then per delivery type, for every status but
+ *                         {@code DELIVERED} (the delivered history is not counted: it can hold
+ *                         millions of rows; statuses and types without entries are absent)
  * @param oldestPendingAge how long the oldest {@code PENDING} entry has waited since it was
  *                         published; zero when none
  * @param stuck            {@code PENDING} entries overdue by more than the threshold asked for

@@ -13,6 +13,7 @@ import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eeoutbox.cdi.internal.ApplicationBeans;
 import org.eeoutbox.cdi.internal.DeploymentConfiguration;
+import org.eeoutbox.cdi.internal.OutboxHealth;
 import org.eeoutbox.cdi.internal.OutboxMetrics;
 import org.eeoutbox.cdi.internal.OutboxRuntime;
 import org.eeoutbox.cdi.internal.RequiresNewTransactions;
@@ -26,13 +27,14 @@ import org.eeoutbox.config.OutboxConfigurationException;
  * bad property fails the deployment, all listed at once; every unknown {@code outbox.*} key is
  * logged as a WARNING naming the closest known property.
  *
- * <p>The MicroProfile Metrics integration is added only when the Metrics API is present (WildFly
- * ships none): no class of the library references Metrics types otherwise.
+ * <p>The MicroProfile Metrics and Health integrations are added only when their API is present
+ * (WildFly's standalone.xml has neither): no other class of the library references their types.
  */
 public class OutboxExtension implements Extension {
 
     private static final Logger LOG = System.getLogger(OutboxExtension.class.getName());
     private static final String METRICS_API = "org.eclipse.microprofile.metrics.MetricRegistry";
+    private static final String HEALTH_API = "org.eclipse.microprofile.health.HealthCheck";
 
     private final ApplicationBeans applicationBeans = new ApplicationBeans();
     private volatile DeploymentConfiguration configuration;
@@ -59,6 +61,11 @@ public class OutboxExtension implements Extension {
             discovery.addAnnotatedType(beans.createAnnotatedType(OutboxMetrics.class), OutboxMetrics.class.getName());
         } else {
             LOG.log(Level.INFO, "MicroProfile Metrics is not available: the outbox publishes no metrics");
+        }
+        if (isPresent(HEALTH_API)) {
+            discovery.addAnnotatedType(beans.createAnnotatedType(OutboxHealth.class), OutboxHealth.class.getName());
+        } else {
+            LOG.log(Level.INFO, "MicroProfile Health is not available: the outbox reports no health checks");
         }
     }
 

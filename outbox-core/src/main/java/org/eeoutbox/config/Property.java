@@ -118,9 +118,19 @@ public final class Property<T> {
                                               String description) {
         checkDefault(name, defaultValue.compareTo(min) >= 0 && (max == null || defaultValue.compareTo(max) <= 0),
                 defaultValue);
+        return durationOrUnset(name, defaultValue, min, max, description);
+    }
+
+    /** As {@link #duration}, unset by default: {@link Configuration#find} tells whether it was set. */
+    public static Property<Duration> optionalDuration(String name, Duration min, Duration max, String description) {
+        return durationOrUnset(name, null, min, max, description);
+    }
+
+    private static Property<Duration> durationOrUnset(String name, Duration defaultValue, Duration min, Duration max,
+                                                      String description) {
         String range = max == null ? "of at least " + format(min) : "in [" + format(min) + ", " + format(max) + "]";
         return new Property<>(name, description, "a duration " + range + ", as ISO-8601 (PT10S) or 500ms, 10s, 5m, "
-                + "2h, 7d", defaultValue, format(defaultValue), false,
+                + "2h, 7d", defaultValue, defaultValue == null ? null : format(defaultValue), false,
                 raw -> parseDuration(raw).filter(value -> value.compareTo(min) >= 0
                         && (max == null || value.compareTo(max) <= 0)));
     }

@@ -3,13 +3,15 @@ package org.eeoutbox.engine;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.eeoutbox.spi.OutboxStore;
 import org.eeoutbox.spi.TransactionRunner;
 
 /**
- * Deletes delivered entries older than the retention, in batches, each in a new transaction of
- * its own, until a batch comes back short or the time budget is spent, so purging keeps up with
- * publishing without long transactions. Failed and pending entries are never purged.
+ * Deletes delivered entries older than the retention, then discarded entries older than theirs
+ * (with their failure history), in batches, each in a new transaction of its own, until a batch
+ * comes back short or the time budget is spent, so purging keeps up with publishing without long
+ * transactions. Failed and pending entries are never purged.
  *
  * <p>Thread-safe; concurrent purges (from several nodes too) delete disjoint rows.
  */
@@ -28,7 +30,8 @@ public final class OutboxPurger {
     }
 
     /**
-     * Purges delivered entries past retention.
+     * Purges delivered and discarded entries past their retention; the discarded ones get what is
+     * left of the time budget.
      *
      * @return the number of entries deleted
      * @throws RuntimeException what the store or the transaction runner threw; batches committed
@@ -41,11 +44,18 @@ public final class OutboxPurger {
         Instant keyedDeliveredBefore = now.minus(
                 settings.deduplicationWindow().compareTo(settings.retention()) > 0
                         ? settings.deduplicationWindow() : settings.retention());
+        Instant discardedBefore = now.minus(settings.discardedRetention());
+        return inBatches(deadline, () -> store.purgeDelivered(deliveredBefore, keyedDeliveredBefore,
+                settings.batchSize()))
+                + inBatches(deadline, () -> store.purgeDiscarded(discardedBefore, settings.batchSize()));
+    }
+
+    /** Runs {@code batch} in new transactions until one deletes less than a batch or the deadline passes. */
+    private int inBatches(long deadline, Supplier<Integer> batch) {
         int total = 0;
         int deleted;
         do {
-            deleted = transactions.inNewTransaction(
-                    () -> store.purgeDelivered(deliveredBefore, keyedDeliveredBefore, settings.batchSize()));
+            deleted = transactions.inNewTransaction(batch);
             total += deleted;
         } while (deleted == settings.batchSize() && System.nanoTime() - deadline < 0);
         return total;

@@ -36,15 +36,20 @@ public interface OutboxStore {
 
     /**
      * Claims up to {@code limit} {@code PENDING} entries due at {@code now} whose delivery type is
-     * one of {@code deliveryTypes}, oldest due first. The claim is a row lock held until the
-     * current transaction ends; rows locked by other transactions are skipped, never waited for.
+     * one of {@code deliveryTypes} and not paused ({@link OutboxAdminStore#pause}; the pause state
+     * is read by each claim), oldest due first. The claim is a row lock held until the current
+     * transaction ends; rows locked by other transactions are skipped, never waited for.
      *
      * @return the claimed entries, at most {@code limit}, ordered by due time then id
      */
     List<OutboxEntry> claim(Set<String> deliveryTypes, Instant now, int limit);
 
     /**
-     * Writes back the new state of claimed entries, as few statements as the database allows.
+     * Writes back the new state of claimed entries, as few statements as the database allows,
+     * with the time of each attempt ({@link OutboxEntry#lastAttemptAt()}). Each failed attempt
+     * (an entry {@link OutboxEntry#attemptedAtUpdate() attempted} that is not {@code DELIVERED})
+     * is also recorded in the entry's failure history; delivered and postponed entries add
+     * nothing to it.
      *
      * @param entries entries claimed in the current transaction, after their transition
      */
@@ -58,6 +63,14 @@ public interface OutboxStore {
      * @return the number deleted, always in {@code [0, limit]}
      */
     int purgeDelivered(Instant deliveredBefore, Instant keyedDeliveredBefore, int limit);
+
+    /**
+     * Deletes up to {@code limit} {@code DISCARDED} entries discarded before {@code discardedBefore},
+     * with their failure history, skipping entries other transactions hold.
+     *
+     * @return the number deleted, always in {@code [0, limit]}
+     */
+    int purgeDiscarded(Instant discardedBefore, int limit);
 
     /** Returns the entry with the given id, if any. */
     Optional<OutboxEntry> find(UUID id);

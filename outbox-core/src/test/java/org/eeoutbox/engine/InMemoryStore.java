@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Predicate;
 import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxStatus;
 import org.eeoutbox.spi.OutboxStats;
@@ -46,15 +47,20 @@ final class InMemoryStore implements OutboxStore {
 
     @Override
     public int purgeDelivered(Instant deliveredBefore, Instant keyedDeliveredBefore, int limit) {
-        List<UUID> doomed = new ArrayList<>();
-        for (OutboxEntry entry : rows.values()) {
-            if (entry.status() == OutboxStatus.DELIVERED && entry.deliveredAt().isBefore(deliveredBefore)
-                    && doomed.size() < limit) {
-                doomed.add(entry.id());
-            }
-        }
-        doomed.forEach(rows::remove);
-        return doomed.size();
+        return purge(entry -> entry.status() == OutboxStatus.DELIVERED && entry.deliveredAt().isBefore(deliveredBefore),
+                limit);
+    }
+
+    @Override
+    public int purgeDiscarded(Instant discardedBefore, int limit) {
+        return purge(entry -> entry.status() == OutboxStatus.DISCARDED && entry.updatedAt().isBefore(discardedBefore),
+                limit);
+    }
+
+    private int purge(Predicate<OutboxEntry> doomed, int limit) {
+        List<UUID> ids = rows.values().stream().filter(doomed).limit(limit).map(OutboxEntry::id).toList();
+        ids.forEach(rows::remove);
+        return ids.size();
     }
 
     @Override

@@ -32,8 +32,12 @@ public final class JdbcOutboxStore implements OutboxStore {
 
     private static final String UPDATE_SQL = """
             UPDATE outbox
-            SET status = ?, attempts = ?, next_attempt_at = ?, updated_at = ?, last_error = ?
+            SET status = ?, attempts = ?, next_attempt_at = ?, updated_at = ?, last_error = ?, last_attempt_at = ?
             WHERE id = ?""";
+
+    private static final String INSERT_ATTEMPT_SQL = """
+            INSERT INTO outbox_attempt (entry_id, attempted_at, attempt, outcome, error)
+            VALUES (?, ?, ?, ?, ?)""";
 
     private final ConnectionProvider connections;
     private final SqlDialect dialect;
@@ -171,13 +175,18 @@ public final class JdbcOutboxStore implements OutboxStore {
         try (PreparedStatement statement = connection.prepareStatement(dialect.markDeliveredSql(ids.size()))) {
             dialect.setInstant(statement, 1, deliveredAt);
             dialect.setInstant(statement, 2, deliveredAt);
-            dialect.bindIds(statement, 3, ids);
+            dialect.setInstant(statement, 3, deliveredAt);
+            dialect.bindIds(statement, 4, ids);
             requireUpdated(statement.executeUpdate(), ids.size());
         }
     }
 
-    /** Retries and failures carry their own due time and error: one batched statement per row. */
+    /**
+     * Retries, failures and postponements carry their own due time and error: one batched
+     * statement per row. The attempts that failed go to the history, in a second batch.
+     */
     private void updateEach(Connection connection, List<OutboxEntry> entries) throws SQLException {
+        List<OutboxEntry> failedAttempts = new ArrayList<>(entries.size());
         try (PreparedStatement statement = connection.prepareStatement(UPDATE_SQL)) {
             for (OutboxEntry entry : entries) {
                 statement.setString(1, entry.status().name());
@@ -185,16 +194,32 @@ public final class JdbcOutboxStore implements OutboxStore {
                 dialect.setInstant(statement, 3, entry.nextAttemptAt());
                 dialect.setInstant(statement, 4, entry.updatedAt());
                 statement.setString(5, entry.lastError());
-                dialect.setId(statement, 6, entry.id());
+                dialect.setInstant(statement, 6, entry.lastAttemptAt());
+                dialect.setId(statement, 7, entry.id());
+                statement.addBatch();
+                if (entry.attemptedAtUpdate()) {
+                    failedAttempts.add(entry);
+                }
+            }
+            requireUpdated(StoreCalls.executeBatch(statement), entries.size());
+        }
+        if (!failedAttempts.isEmpty()) {
+            recordFailures(connection, failedAttempts);
+        }
+    }
+
+    /** One history row per failed attempt: {@code FAILED} if it ended the entry, {@code RETRY} otherwise. */
+    private void recordFailures(Connection connection, List<OutboxEntry> entries) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(INSERT_ATTEMPT_SQL)) {
+            for (OutboxEntry entry : entries) {
+                dialect.setId(statement, 1, entry.id());
+                dialect.setInstant(statement, 2, entry.lastAttemptAt());
+                statement.setInt(3, entry.attempts());
+                statement.setString(4, entry.status() == OutboxStatus.FAILED ? "FAILED" : "RETRY");
+                statement.setString(5, entry.lastError());
                 statement.addBatch();
             }
-            int[] counts = statement.executeBatch();
-            int updated = 0;
-            for (int count : counts) {
-                // MySQL's rewritten batches report SUCCESS_NO_INFO (-2) per row.
-                updated += count == PreparedStatement.SUCCESS_NO_INFO ? 1 : count;
-            }
-            requireUpdated(updated, entries.size());
+            StoreCalls.executeBatch(statement);
         }
     }
 
@@ -207,8 +232,17 @@ public final class JdbcOutboxStore implements OutboxStore {
 
     @Override
     public int purgeDelivered(Instant deliveredBefore, Instant keyedDeliveredBefore, int limit) {
-        return run("purge delivered outbox entries",
-                connection -> dialect.purgeDelivered(connection, deliveredBefore, keyedDeliveredBefore, limit));
+        return run("purge delivered outbox entries", connection -> dialect.purge(connection, "outbox_purge_idx",
+                "status = 'DELIVERED' AND delivered_at < ? AND (deduplication_key IS NULL OR delivered_at < ?)",
+                "delivered_at", List.of(deliveredBefore, keyedDeliveredBefore), limit));
+    }
+
+    @Override
+    public int purgeDiscarded(Instant discardedBefore, int limit) {
+        // A discarded entry's updated_at is when it was discarded: nothing changes it afterwards.
+        return run("purge discarded outbox entries", connection -> dialect.purge(connection,
+                "outbox_status_updated_idx", "status = 'DISCARDED' AND updated_at < ?", "updated_at",
+                List.of(discardedBefore), limit));
     }
 
     @Override
@@ -220,8 +254,8 @@ public final class JdbcOutboxStore implements OutboxStore {
                     if (!resultSet.next()) {
                         return Optional.empty();
                     }
-                    OutboxStatus status = OutboxStatus.valueOf(resultSet.getString(12));
-                    return Optional.of(readEntry(resultSet, status, SqlDialect.getInstant(resultSet, 13)));
+                    OutboxStatus status = OutboxStatus.valueOf(resultSet.getString(13));
+                    return Optional.of(readEntry(resultSet, status, SqlDialect.getInstant(resultSet, 14)));
                 }
             }
         });
@@ -255,14 +289,11 @@ public final class JdbcOutboxStore implements OutboxStore {
                 SqlDialect.getInstant(resultSet, 9),
                 SqlDialect.getInstant(resultSet, 10),
                 resultSet.getString(11),
-                deliveredAt);
+                deliveredAt,
+                SqlDialect.getInstant(resultSet, 12));
     }
 
     private <T> T run(String operation, ConnectionProvider.SqlFunction<T> work) {
-        try {
-            return connections.withConnection(work);
-        } catch (SQLException e) {
-            throw new OutboxStoreException("Could not " + operation + ": " + e.getMessage(), e);
-        }
+        return StoreCalls.run(connections, operation, work);
     }
 }

@@ -89,11 +89,13 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
     String claimSql(int typeCount) {
         // FORCE INDEX keeps the optimizer on (status, next_attempt_at, id), so the scan follows the
         // ORDER BY and SKIP LOCKED row-locks only the rows LIMIT returns. MySQL wants LIMIT before
-        // FOR UPDATE.
+        // FOR UPDATE. The pause table is read in the same statement (materialized once, probed per
+        // row); a locking read does not lock the rows of a subquery.
         return """
                 SELECT %s
                 FROM outbox FORCE INDEX (outbox_claim_idx)
                 WHERE status = 'PENDING' AND next_attempt_at <= ? AND delivery_type IN (%s)
+                  AND delivery_type NOT IN (SELECT delivery_type FROM outbox_pause)
                 ORDER BY next_attempt_at, id
                 LIMIT ?
                 FOR UPDATE SKIP LOCKED""".formatted(claimColumns(), placeholders(typeCount));
@@ -103,7 +105,8 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
     String markDeliveredSql(int idCount) {
         return """
                 UPDATE outbox
-                SET status = 'DELIVERED', attempts = attempts + 1, updated_at = ?, delivered_at = ?, last_error = NULL
+                SET status = 'DELIVERED', attempts = attempts + 1, updated_at = ?, delivered_at = ?, last_attempt_at = ?,
+                    last_error = NULL
                 WHERE id IN (%s)""".formatted(placeholders(idCount));
     }
 
@@ -124,23 +127,30 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
     }
 
     @Override
-    int purgeDelivered(Connection connection, Instant deliveredBefore, Instant keyedDeliveredBefore, int limit)
-            throws SQLException {
+    String in(String column, int count) {
+        return column + " IN (" + placeholders(count) + ")";
+    }
+
+    @Override
+    int purge(Connection connection, String index, String condition, String orderColumn, List<Instant> cutoffs,
+              int limit) throws SQLException {
         // MySQL has no SKIP LOCKED for DELETE and no DELETE with a subquery on its own table: lock
-        // the batch with a skipping SELECT, then delete it by primary key.
+        // the batch with a skipping SELECT (on the index, so only the rows LIMIT returns are
+        // locked), then delete it by primary key.
         String select = """
                 SELECT id
-                FROM outbox FORCE INDEX (outbox_purge_idx)
-                WHERE status = 'DELIVERED' AND delivered_at < ?
-                  AND (deduplication_key IS NULL OR delivered_at < ?)
-                ORDER BY delivered_at
+                FROM outbox FORCE INDEX (%s)
+                WHERE %s
+                ORDER BY %s
                 LIMIT ?
-                FOR UPDATE SKIP LOCKED""";
+                FOR UPDATE SKIP LOCKED""".formatted(index, condition, orderColumn);
         List<UUID> ids = new ArrayList<>();
         try (PreparedStatement statement = connection.prepareStatement(select)) {
-            setInstant(statement, 1, deliveredBefore);
-            setInstant(statement, 2, keyedDeliveredBefore);
-            statement.setInt(3, limit);
+            int next = 1;
+            for (Instant cutoff : cutoffs) {
+                setInstant(statement, next++, cutoff);
+            }
+            statement.setInt(next, limit);
             try (ResultSet resultSet = statement.executeQuery()) {
                 while (resultSet.next()) {
                     ids.add(getId(resultSet, 1));
@@ -155,6 +165,12 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
             bindIds(statement, 1, ids);
             return statement.executeUpdate();
         }
+    }
+
+    @Override
+    String pauseSql() {
+        // IGNORE only skips the duplicate key here: every value is checked before it is bound.
+        return "INSERT IGNORE INTO outbox_pause (delivery_type, paused_at, paused_by) VALUES (?, ?, ?)";
     }
 
     @Override

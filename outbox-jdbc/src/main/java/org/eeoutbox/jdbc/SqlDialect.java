@@ -9,6 +9,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 
@@ -132,13 +133,13 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
     /**
      * The columns a claim reads, in the order {@link JdbcOutboxStore} maps them: id, message
      * type, payload, delivery type, metadata, deduplication key, attempts, next attempt, created,
-     * updated, last error. Not the status and the delivery time, which the claim's
+     * updated, last error, last attempt. Not the status and the delivery time, which the claim's
      * {@code status = 'PENDING'} fixes (a pending entry was never delivered).
      */
     final String claimColumns() {
         return "id, message_type, payload, delivery_type, delivery_metadata, deduplication_key, attempts, "
                 + epochMicros("next_attempt_at") + ", " + epochMicros("created_at") + ", "
-                + epochMicros("updated_at") + ", last_error";
+                + epochMicros("updated_at") + ", last_error, " + epochMicros("last_attempt_at");
     }
 
     /** The columns of a whole entry: {@link #claimColumns()}, then status and delivery time. */
@@ -164,14 +165,14 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
     abstract boolean insertCountProvesInsert();
 
     /**
-     * The claim of due entries. Parameters: now, the delivery types (bound by
-     * {@link #bindStrings}), the limit. Reads {@link #claimColumns()}.
+     * The claim of due entries, of delivery types not in {@code outbox_pause}. Parameters: now,
+     * the delivery types (bound by {@link #bindStrings}), the limit. Reads {@link #claimColumns()}.
      */
     abstract String claimSql(int typeCount);
 
     /**
      * The set-based update of delivered entries, which also clears {@code last_error}.
-     * Parameters: updated, delivered, then the ids (bound by {@link #bindIds}).
+     * Parameters: updated, delivered, last attempt, then the ids (bound by {@link #bindIds}).
      */
     abstract String markDeliveredSql(int idCount);
 
@@ -182,12 +183,28 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
     abstract int bindIds(PreparedStatement statement, int index, Collection<UUID> ids) throws SQLException;
 
     /**
-     * Deletes up to {@code limit} delivered entries past their cutoff without waiting for locks.
+     * Returns a boolean SQL expression: whether {@code column} holds one of the {@code count}
+     * values bound by {@link #bindStrings} or {@link #bindIds}.
+     */
+    abstract String in(String column, int count);
+
+    /**
+     * Deletes up to {@code limit} entries for which {@code condition} holds, smallest
+     * {@code orderColumn} first, skipping rows other transactions hold (never waiting for them);
+     * their failure history goes with them ({@code ON DELETE CASCADE}).
      *
+     * @param index     the index that serves {@code condition} and {@code orderColumn}
+     * @param condition a boolean SQL expression on {@code outbox} whose parameters are {@code cutoffs}
      * @return the number deleted
      */
-    abstract int purgeDelivered(Connection connection, Instant deliveredBefore, Instant keyedDeliveredBefore,
-                                int limit) throws SQLException;
+    abstract int purge(Connection connection, String index, String condition, String orderColumn,
+                       List<Instant> cutoffs, int limit) throws SQLException;
+
+    /**
+     * The insert of a pause that writes nothing, and counts 0, when the type is paused already.
+     * Parameters: delivery type, paused at, paused by.
+     */
+    abstract String pauseSql();
 
     /**
      * Reads the schema marker: the table's comment, {@code ""} for a table without one, or

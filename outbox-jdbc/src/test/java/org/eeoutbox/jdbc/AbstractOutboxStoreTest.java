@@ -396,12 +396,14 @@ abstract class AbstractOutboxStoreTest {
                 return transactions.inNewTransaction(work);
             }
         };
-        PurgerSettings settings = new PurgerSettings(Duration.ofDays(7), Duration.ofDays(30), 10, Duration.ofSeconds(30));
+        PurgerSettings settings = new PurgerSettings(Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(30), 10,
+                Duration.ofSeconds(30));
 
         int purged = new OutboxPurger(store, counting, settings, Clock.systemUTC()).purge();
 
         assertEquals(26, purged, "25 old delivered entries plus the keyed one past its window");
-        assertEquals(3, transactionsUsed.get(), "batches of 10, 10 and 6, each in its own transaction");
+        assertEquals(4, transactionsUsed.get(), "batches of 10, 10 and 6, then one of discarded entries (none), "
+                + "each in its own transaction");
         for (UUID id : oldDelivered) {
             assertTrue(tx(() -> store.find(id)).isEmpty());
         }

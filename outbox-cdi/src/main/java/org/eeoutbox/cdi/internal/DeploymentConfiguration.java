@@ -5,19 +5,22 @@ import java.util.List;
 import java.util.Optional;
 import org.eeoutbox.config.Configuration;
 import org.eeoutbox.config.Property;
+import org.eeoutbox.spi.SettingsProvider;
 
 /**
- * The configuration as checked once at deployment: the runtime's settings, the transports on the
- * class path with their checked properties, and the application's beans. The runtime builds the
- * outbox from it, without reading the configuration again. Immutable once read; thread-safe.
+ * The configuration as checked once at deployment: the runtime's settings, the transports and
+ * optional modules on the class path with their checked properties, and the application's beans.
+ * The runtime builds the outbox from it, without reading the configuration again. Immutable once
+ * read; thread-safe.
  *
  * @param configuration    the values, parsed once
  * @param settings         the runtime's settings; {@code null} when {@link #problems()} is not empty
  * @param transports       the transports found
+ * @param modules          the optional modules' settings found ({@link SettingsProvider})
  * @param applicationBeans the application's beans, complete once the deployment is validated
  */
 public record DeploymentConfiguration(Configuration configuration, OutboxSettings settings, Transports transports,
-                                      ApplicationBeans applicationBeans) {
+                                      List<SettingsProvider> modules, ApplicationBeans applicationBeans) {
 
     /** The prefix of every outbox property. */
     static final String PREFIX = "outbox.";
@@ -32,7 +35,10 @@ public record DeploymentConfiguration(Configuration configuration, OutboxSetting
         Transports transports = Transports.load(loader);
         Optional<OutboxSettings> settings = OutboxSettings.read(configuration);
         transports.check(configuration);
-        return new DeploymentConfiguration(configuration, settings.orElse(null), transports, applicationBeans);
+        List<SettingsProvider> modules = ServiceProviders.load(SettingsProvider.class, loader, "Outbox module");
+        modules.forEach(module -> module.check(configuration));
+        return new DeploymentConfiguration(configuration, settings.orElse(null), transports, List.copyOf(modules),
+                applicationBeans);
     }
 
     /** Returns every problem found, one sentence each naming the property; empty when the configuration is valid. */
@@ -45,10 +51,11 @@ public record DeploymentConfiguration(Configuration configuration, OutboxSetting
         return configuration.unknownKeys(PREFIX, properties());
     }
 
-    /** Returns every declared property: the runtime's, then each transport's. */
+    /** Returns every declared property: the runtime's, then each transport's, then each module's. */
     public List<Property<?>> properties() {
         List<Property<?>> all = new ArrayList<>(OutboxSettings.PROPERTIES);
         all.addAll(transports.properties());
+        modules.forEach(module -> all.addAll(module.properties()));
         return all;
     }
 }

@@ -9,17 +9,23 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.eeoutbox.MessageDeliverer;
+import org.eeoutbox.admin.AdminAction;
+import org.eeoutbox.admin.OutboxAdmin;
 import org.eeoutbox.config.Configuration;
 import org.eeoutbox.config.OutboxConfigurationException;
 import org.eeoutbox.engine.OutboxListener;
 import org.eeoutbox.engine.OutboxProcessor;
 import org.eeoutbox.engine.OutboxPurger;
+import org.eeoutbox.engine.StoreOutboxAdmin;
 import org.eeoutbox.engine.StoreOutboxPublisher;
 import org.eeoutbox.jdbc.DatabaseCheck;
+import org.eeoutbox.jdbc.JdbcOutboxAdminStore;
 import org.eeoutbox.jdbc.JdbcOutboxStore;
 import org.eeoutbox.jdbc.SqlDialect;
 import org.eeoutbox.jta.AfterCommitWakeUp;
@@ -47,6 +53,8 @@ final class OutboxAssembly {
     private final RequiresNewTransactions requiresNew;
     private final ApplicationBeanSource applicationBeans;
     private final OutboxListener listener;
+    private final Supplier<String> caller;
+    private final Consumer<AdminAction> audit;
     private final Clock clock;
 
     /**
@@ -55,10 +63,13 @@ final class OutboxAssembly {
      * @param requiresNew      the container-managed REQUIRES_NEW boundary
      * @param applicationBeans the application's beans: its deliverers, and beans transports ask for
      * @param listener         told of each committed batch
+     * @param caller           the name of the caller of an operation on the outbox, or {@code null}
+     * @param audit            told of each operation committed through {@link OutboxAdmin}
      */
     OutboxAssembly(OutboxSettings settings, Configuration configuration, Transports transports,
                    ContainerResources resources, RequiresNewTransactions requiresNew,
-                   ApplicationBeanSource applicationBeans, OutboxListener listener, Clock clock) {
+                   ApplicationBeanSource applicationBeans, OutboxListener listener, Supplier<String> caller,
+                   Consumer<AdminAction> audit, Clock clock) {
         this.settings = settings;
         this.configuration = configuration;
         this.transports = transports;
@@ -66,6 +77,8 @@ final class OutboxAssembly {
         this.requiresNew = requiresNew;
         this.applicationBeans = applicationBeans;
         this.listener = listener;
+        this.caller = caller;
+        this.audit = audit;
         this.clock = clock;
     }
 
@@ -83,7 +96,8 @@ final class OutboxAssembly {
         // work (extra workers, HTTP completions): Payara's scheduled executor has a single thread.
         Executor executor = resources.managedExecutor(settings.managedExecutor());
         SqlDialect dialect = checkDatabase(dataSource);
-        JdbcOutboxStore store = new JdbcOutboxStore(new JtaConnectionProvider(dataSource, registry), dialect);
+        JtaConnectionProvider connections = new JtaConnectionProvider(dataSource, registry);
+        JdbcOutboxStore store = new JdbcOutboxStore(connections, dialect);
         TransactionRunner transactions = new ContainerTransactionRunner(requiresNew,
                 TransactionTimeout.of(settings.transactionTimeout(), resources.userTransaction()));
         List<MessageDeliverer> created = transports.create(
@@ -107,8 +121,10 @@ final class OutboxAssembly {
             JtaOutboxPublisher publisher = new JtaOutboxPublisher(
                     new StoreOutboxPublisher(store, settings.maxPayloadBytes(), clock), wakeUp,
                     deliverers.stream().map(MessageDeliverer::deliveryType).collect(Collectors.toSet()));
-            return new OutboxComponents(settings, dialect.name(), store, transactions, publisher, processor, purger,
-                    deliverers, created, tasks, clock);
+            OutboxAdmin admin = new StoreOutboxAdmin(new JdbcOutboxAdminStore(connections, dialect), store,
+                    transactions, clock, caller, audit);
+            return new OutboxComponents(settings, dialect.name(), store, transactions, publisher, admin, processor,
+                    purger, deliverers, created, tasks, clock, new OutboxProbes(clock));
         } catch (RuntimeException e) {
             Transports.close(created);
             throw e;

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import org.eeoutbox.MessageDeliverer;
 import org.eeoutbox.OutboxPublisher;
+import org.eeoutbox.admin.OutboxAdmin;
 import org.eeoutbox.engine.OutboxProcessor;
 import org.eeoutbox.engine.OutboxPurger;
 import org.eeoutbox.spi.OutboxStats;
@@ -25,17 +26,20 @@ import org.eeoutbox.spi.TransactionRunner;
  * @param store        the outbox table
  * @param transactions runs each batch in a new container transaction
  * @param publisher    what applications inject
+ * @param admin        the operations API applications inject
  * @param processor    present when {@code outbox.processor.enabled}
  * @param purger       present when {@code outbox.purger.enabled}
  * @param deliverers   the application's and the transports' deliverers
  * @param transports   the transports' deliverers, closed on stop
  * @param tasks        runs the periodic and one-off tasks on the managed executor
  * @param clock        the outbox's clock
+ * @param probes       what the health checks read: the last poll, the last database probe
  */
 record OutboxComponents(OutboxSettings settings, String databaseName, OutboxStore store,
-                        TransactionRunner transactions, OutboxPublisher publisher, Optional<OutboxProcessor> processor,
+                        TransactionRunner transactions, OutboxPublisher publisher, OutboxAdmin admin,
+                        Optional<OutboxProcessor> processor,
                         Optional<OutboxPurger> purger, List<MessageDeliverer> deliverers,
-                        List<MessageDeliverer> transports, OutboxTasks tasks, Clock clock) {
+                        List<MessageDeliverer> transports, OutboxTasks tasks, Clock clock, OutboxProbes probes) {
 
     private static final Logger LOG = System.getLogger(OutboxComponents.class.getName());
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
@@ -47,7 +51,13 @@ record OutboxComponents(OutboxSettings settings, String databaseName, OutboxStor
 
     /** Schedules the processor and the purger. Called once. */
     void start() {
-        processor.ifPresent(p -> tasks.every("processor", Duration.ZERO, settings.pollInterval(), p::drain));
+        processor.ifPresent(p -> tasks.every("processor", Duration.ZERO, settings.pollInterval(), () -> {
+            try {
+                p.drain();
+            } finally {
+                probes.pollCompleted();
+            }
+        }));
         purger.ifPresent(p -> tasks.every("purger", settings.purgeInterval(), settings.purgeInterval(), p::purge));
         LOG.log(Level.INFO, "Outbox started on {0} ({1}): processor {2}, delivery types {3}, trigger {4}",
                 settings.dataSource(), databaseName,
@@ -62,11 +72,20 @@ record OutboxComponents(OutboxSettings settings, String databaseName, OutboxStor
 
     /**
      * Calls {@code consumer} with fresh counts every {@code outbox.metrics.refresh-interval}, each
-     * read in a transaction of its own.
+     * read in a transaction of its own; each read is also the database probe of {@link #probes}.
      */
     void refreshStats(Consumer<OutboxStats> consumer) {
-        tasks.every("stats", Duration.ZERO, settings.statsInterval(),
-                () -> consumer.accept(transactions.inNewTransaction(() -> store.stats(clock.instant()))));
+        tasks.every("stats", Duration.ZERO, settings.statsInterval(), () -> {
+            OutboxStats stats;
+            try {
+                stats = transactions.inNewTransaction(() -> store.stats(clock.instant()));
+            } catch (RuntimeException e) {
+                probes.probeFailed(e);
+                throw e;
+            }
+            probes.probed(stats);
+            consumer.accept(stats);
+        });
     }
 
     /** Stops the schedules, waits for running batches, closes the transports. Idempotent. */

@@ -15,6 +15,7 @@ import org.eclipse.microprofile.metrics.annotation.RegistryScope;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.MessageDeliverer;
 import org.eeoutbox.OutboxStatus;
+import org.eeoutbox.admin.AdminAction;
 import org.eeoutbox.engine.BatchReport;
 
 /**
@@ -22,7 +23,9 @@ import org.eeoutbox.engine.BatchReport;
  * (the Prometheus {@code # HELP}): counters {@code outbox.delivered}, {@code outbox.retries},
  * {@code outbox.failed}, tagged {@code delivery_type} (one series per delivery type, registered at
  * zero at startup; a total is their sum), the timer {@code outbox.batch.duration}, and the gauges
- * {@code outbox.pending}, {@code outbox.failed.current} and {@code outbox.oldest.pending.age.seconds}.
+ * {@code outbox.pending}, {@code outbox.failed.current} and {@code outbox.oldest.pending.age.seconds},
+ * and the counters of operators' changes {@code outbox.admin.replayed} and
+ * {@code outbox.admin.discarded} (entries changed through {@link org.eeoutbox.admin.OutboxAdmin}).
  *
  * <p>The counters carry no untagged total beside the tagged series: MicroProfile Metrics 5 requires
  * every metric of one name to have the same tag names, and Prometheus sums series anyway
@@ -49,6 +52,8 @@ public class OutboxMetrics {
     private final Map<String, Counters> counters = new ConcurrentHashMap<>();
     private volatile boolean enabled;
     private Timer batchDuration;
+    private Counter replayed;
+    private Counter discarded;
 
     /** Registers the metrics once the outbox has started. */
     void register(@Observes OutboxSettings started) {
@@ -68,8 +73,23 @@ public class OutboxMetrics {
         registry.gauge(metadata("outbox.oldest.pending.age.seconds", "Seconds since the oldest PENDING entry was "
                 + "published, 0 when none waits, read every outbox.metrics.refresh-interval"), runtime,
                 r -> r.stats().oldestPendingAge().toMillis() / 1000.0);
+        replayed = registry.counter(metadata("outbox.admin.replayed",
+                "Entries an operator replayed (FAILED or DISCARDED back to PENDING) through OutboxAdmin"));
+        discarded = registry.counter(metadata("outbox.admin.discarded",
+                "Entries an operator discarded through OutboxAdmin"));
         runtime.refreshStatsOnSchedule();
         enabled = true;
+    }
+
+    void count(@Observes AdminAction action) {
+        if (!enabled) {
+            return;
+        }
+        if (AdminAction.REPLAY.equals(action.action())) {
+            replayed.inc(action.changed());
+        } else if (AdminAction.DISCARD.equals(action.action())) {
+            discarded.inc(action.changed());
+        }
     }
 
     void count(@Observes BatchReport report) {

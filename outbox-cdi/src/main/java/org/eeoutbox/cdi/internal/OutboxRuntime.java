@@ -3,15 +3,21 @@ package org.eeoutbox.cdi.internal;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import java.lang.reflect.Type;
+import java.security.Principal;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import org.eeoutbox.OutboxPublisher;
+import org.eeoutbox.admin.AdminAction;
+import org.eeoutbox.admin.OutboxAdmin;
 import org.eeoutbox.cdi.OutboxExtension;
 import org.eeoutbox.engine.BatchReport;
 import org.eeoutbox.engine.OutboxListener;
@@ -24,8 +30,8 @@ import org.eeoutbox.spi.OutboxStats;
  *
  * <p>Startup fails the deployment with a message naming the property or the fix, for a missing
  * DataSource or executor, a database check that fails (isolation, schema) or a transport that
- * cannot be created. Processing events ({@link BatchReport}) are fired as CDI events after each
- * commit. Thread-safe.
+ * cannot be created. Processing events ({@link BatchReport}) and operators' changes
+ * ({@link AdminAction}) are fired as CDI events after each commit. Thread-safe.
  */
 @ApplicationScoped
 public class OutboxRuntime {
@@ -37,6 +43,13 @@ public class OutboxRuntime {
     Event<BatchReport> batchEvents;
 
     @Inject
+    Event<AdminAction> adminEvents;
+
+    /** The container's built-in bean of the current caller. */
+    @Inject
+    Instance<Principal> principal;
+
+    @Inject
     RequiresNewTransactions requiresNew;
 
     /** Fired once the outbox has started, with the settings in force (metrics register then). */
@@ -46,6 +59,7 @@ public class OutboxRuntime {
     private OutboxComponents components;
     private boolean stopped;
     private volatile OutboxStats stats = new OutboxStats(0, 0, Duration.ZERO);
+    private final AtomicBoolean refreshing = new AtomicBoolean();
 
     /**
      * Produces the publisher applications inject; starts the outbox if the application has not
@@ -57,14 +71,48 @@ public class OutboxRuntime {
         return start().publisher();
     }
 
+    /**
+     * Produces the operations API applications inject; starts the outbox if the application has
+     * not started yet. Its changes are recorded with the container's current {@link Principal},
+     * and fired as {@link AdminAction} events after they commit.
+     */
+    @Produces
+    @ApplicationScoped
+    OutboxAdmin admin() {
+        return start().admin();
+    }
+
+    /** The current caller's name, {@code null} when the container knows none. */
+    private String callerName() {
+        if (!principal.isResolvable()) {
+            return null;
+        }
+        Principal current = principal.get();
+        return current == null ? null : current.getName();
+    }
+
     /** Returns the latest counts, refreshed every {@code outbox.metrics.refresh-interval} once asked for. */
     OutboxStats stats() {
         return stats;
     }
 
-    /** Refreshes {@link #stats()} on schedule from now on; called by the metrics integration. */
+    /**
+     * Refreshes {@link #stats()} on schedule from now on; called by the metrics and the health
+     * integrations, scheduled once however often it is called.
+     */
     void refreshStatsOnSchedule() {
-        start().refreshStats(fresh -> stats = fresh);
+        OutboxComponents started = start();
+        if (refreshing.compareAndSet(false, true)) {
+            started.refreshStats(fresh -> stats = fresh);
+        }
+    }
+
+    /**
+     * Returns the outbox's parts while it runs (its schema and configuration were checked), empty
+     * before it started and after it stopped; never starts it.
+     */
+    synchronized Optional<OutboxComponents> running() {
+        return Optional.ofNullable(components);
     }
 
     /**
@@ -91,7 +139,7 @@ public class OutboxRuntime {
                         public <T> List<T> beans(Class<T> as, Predicate<Type> type) {
                             return deployment.applicationBeans().references(beanManager, as, type);
                         }
-                    }, listener, Clock.systemUTC()).build();
+                    }, listener, this::callerName, adminEvents::fire, Clock.systemUTC()).build();
             built.start();
             components = built;
             started.fire(built.settings());

@@ -32,6 +32,8 @@ import org.eeoutbox.spi.CloudEvent;
  * @param purgerEnabled      run the purger on this instance
  * @param purgeInterval      pause between purges
  * @param purger             retention, deduplication window, batch size
+ * @param maxPendingAge      readiness is DOWN while the oldest pending entry is older; {@code null}
+ *                           (the default): pending age never affects readiness
  */
 public record OutboxSettings(
         String dataSource,
@@ -48,7 +50,8 @@ public record OutboxSettings(
         Duration transactionTimeout,
         boolean purgerEnabled,
         Duration purgeInterval,
-        PurgerSettings purger) {
+        PurgerSettings purger,
+        Duration maxPendingAge) {
 
     /** What calls the outbox's periodic tasks. */
     public enum Trigger {
@@ -145,15 +148,22 @@ public record OutboxSettings(
     static final Property<Duration> DEDUPLICATION_WINDOW = Property.duration("outbox.purger.deduplication-window",
             PurgerSettings.DEFAULT.deduplicationWindow(), SECOND, null,
             "How long a deduplication key is remembered; defaults to outbox.purger.retention.");
+    static final Property<Duration> DISCARDED_RETENTION = Property.duration("outbox.purger.discarded-retention",
+            PurgerSettings.DEFAULT.discardedRetention(), SECOND, null,
+            "How long entries an operator discarded are kept for audit, counted from the discard.");
     static final Property<Integer> PURGE_BATCH = Property.integer("outbox.purger.batch-size",
             PurgerSettings.DEFAULT.batchSize(), 1, PurgerSettings.MAX_BATCH_SIZE,
             "How many entries one purge statement removes.");
+    static final Property<Duration> MAX_PENDING_AGE = Property.optionalDuration("outbox.health.max-pending-age",
+            SECOND, null, "When set, MicroProfile Health readiness is DOWN while the oldest PENDING entry is older; "
+                    + "unset, a backlog (a receiver outage) never takes the application out of service.");
 
     /** Every property of the runtime, in the order of the configuration reference. */
     public static final List<Property<?>> PROPERTIES = List.of(DATASOURCE, TRIGGER, SCHEDULED_EXECUTOR,
             MANAGED_EXECUTOR, CREATE_SCHEMA, MAX_PAYLOAD, METRICS, STATS_INTERVAL, PROCESSOR, POLL_INTERVAL,
-            BATCH_SIZE, CONCURRENCY, DRAIN_BUDGET, TRANSPORT_DISPATCH, TRANSACTION_TIMEOUT, MAX_RETRIES, INITIAL_BACKOFF, MULTIPLIER,
-            MAX_BACKOFF, JITTER, PURGER, PURGE_INTERVAL, RETENTION, DEDUPLICATION_WINDOW, PURGE_BATCH,
+            BATCH_SIZE, CONCURRENCY, DRAIN_BUDGET, TRANSPORT_DISPATCH, TRANSACTION_TIMEOUT, MAX_RETRIES,
+            INITIAL_BACKOFF, MULTIPLIER, MAX_BACKOFF, JITTER, PURGER, PURGE_INTERVAL, RETENTION, DEDUPLICATION_WINDOW,
+            DISCARDED_RETENTION, PURGE_BATCH, MAX_PENDING_AGE,
             // Read by the transports that send CloudEvents (HTTP and Kafka), declared once for both.
             CloudEvent.SOURCE);
 
@@ -185,8 +195,9 @@ public record OutboxSettings(
                         ProcessorSettings.TransportDispatch.valueOf(
                                 configuration.get(TRANSPORT_DISPATCH).toUpperCase(Locale.ROOT))),
                 configuration.get(TRANSACTION_TIMEOUT), configuration.get(PURGER), configuration.get(PURGE_INTERVAL),
-                new PurgerSettings(retention, deduplicationWindow, configuration.get(PURGE_BATCH),
-                        PurgerSettings.DEFAULT.timeBudget()));
+                new PurgerSettings(retention, deduplicationWindow, configuration.get(DISCARDED_RETENTION),
+                        configuration.get(PURGE_BATCH),
+                        PurgerSettings.DEFAULT.timeBudget()), configuration.find(MAX_PENDING_AGE).orElse(null));
         return configuration.problems().size() == problemsBefore ? Optional.of(settings)
                 : Optional.empty();
     }

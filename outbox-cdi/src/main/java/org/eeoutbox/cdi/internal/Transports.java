@@ -3,10 +3,7 @@ package org.eeoutbox.cdi.internal;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.ServiceConfigurationError;
-import java.util.ServiceLoader;
 import org.eeoutbox.MessageDeliverer;
 import org.eeoutbox.config.Configuration;
 import org.eeoutbox.config.Property;
@@ -14,7 +11,7 @@ import org.eeoutbox.spi.TransportContext;
 import org.eeoutbox.spi.TransportProvider;
 
 /**
- * The transports on the application's class path, found with {@link ServiceLoader}: each one's
+ * The transports on the application's class path, found with {@link java.util.ServiceLoader}: each one's
  * declared properties and checks at deployment, its deliverer at start. A provider whose classes
  * cannot load (the Kafka transport without the Kafka client) is left out with a log line.
  * Immutable and thread-safe; the deliverers it creates belong to the caller.
@@ -31,20 +28,7 @@ public final class Transports {
 
     /** Loads the providers visible to {@code loader}. */
     static Transports load(ClassLoader loader) {
-        List<TransportProvider> found = new ArrayList<>();
-        Iterator<TransportProvider> iterator = ServiceLoader.load(TransportProvider.class, loader).iterator();
-        while (true) {
-            try {
-                if (!iterator.hasNext()) {
-                    break;
-                }
-                found.add(iterator.next());
-            } catch (ServiceConfigurationError | LinkageError e) {
-                // ServiceLoader goes on with the next provider after such an error.
-                LOG.log(Level.INFO, "Outbox transport left out, its classes do not load: {0}", e.toString());
-            }
-        }
-        return new Transports(found);
+        return new Transports(ServiceProviders.load(TransportProvider.class, loader, "Outbox transport"));
     }
 
     /** Returns the delivery types of the transports, in load order. */

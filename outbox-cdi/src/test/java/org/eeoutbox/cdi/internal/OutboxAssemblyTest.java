@@ -72,7 +72,7 @@ class OutboxAssemblyTest {
                     @Override
                     public void onBatchCommitted(BatchReport report) {
                     }
-                }, Clock.systemUTC()).build();
+                }, () -> "tester", action -> { }, Clock.systemUTC()).build();
         return components;
     }
 

@@ -679,7 +679,7 @@ class HttpMessageDelivererTest {
 
     private static OutboxEntry rawEntry(String deliveryType, String metadata) {
         return new OutboxEntry(UUID.randomUUID(), "order.created", PAYLOAD, deliveryType, metadata, null,
-                OutboxStatus.PENDING, 0, NOW, NOW, NOW, null, null);
+                OutboxStatus.PENDING, 0, NOW, NOW, NOW, null, null, null);
     }
 
     private static String with(String json, String field, JsonValue value) {
