@@ -745,7 +745,8 @@ abstract class AbstractOutboxAdminTest {
     }
 
     private String idLiteral(UUID id) {
-        return isPostgreSql() ? "'" + id + "'" : "UUID_TO_BIN('" + id + "')";
+        // UNHEX rather than UUID_TO_BIN, which MariaDB lacks.
+        return isPostgreSql() ? "'" + id + "'" : "UNHEX('" + id.toString().replace("-", "") + "')";
     }
 
     private static List<UUID> ids(List<OutboxEntry> entries) {
