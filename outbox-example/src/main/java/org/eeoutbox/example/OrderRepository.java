@@ -25,8 +25,8 @@ import javax.sql.DataSource;
  * ({@code ORDERS_DB_URL}, ...), not from the application's own
  * {@code microprofile-config.properties}. {@code className} must be the driver's
  * {@code DataSource} class ({@code org.postgresql.ds.PGSimpleDataSource},
- * {@code com.mysql.cj.jdbc.MysqlDataSource}, {@code org.mariadb.jdbc.MariaDbDataSource}), and the password must not be empty (an empty
- * value counts as missing).
+ * {@code com.mysql.cj.jdbc.MysqlDataSource}, {@code org.mariadb.jdbc.MariaDbDataSource}), and the
+ * password must not be empty (an empty value counts as missing).
  */
 @DataSourceDefinition(
         name = OrderRepository.DATASOURCE,
