@@ -35,13 +35,15 @@ import org.eeoutbox.testkit.TestDatabases;
 public final class Bench {
 
     static final List<String> FAMILIES = List.of("drain", "http", "kafka", "publish", "scale");
+    static final List<String> DATABASES = List.of("postgresql", "mysql", "mariadb");
 
     private static final String USAGE = """
             Usage: ./bench [--quick] [options]
               --quick               a subset: drain PG and MySQL (batch 100, 1 worker, 10,000 rows), http 0 ms
                                     (1,000 messages) and kafka (10,000), 1 worker, 3 rounds; about 2 minutes
               --only=F,...          families to run, of: drain,http,kafka,publish,scale (default: all)
-              --db=D,...            databases for drain, publish and scale: postgresql,mysql (default: both)
+              --db=D,...            databases for drain, publish and scale: postgresql,mysql,mariadb
+                                    (default: postgresql,mysql)
               --rounds=N            measured rounds per comparison (default 5; quick 3)
               --rows=N              rows per drain round (default 50000; quick 10000)
               --batch=N,...         drain batch sizes (default 10,100,500)
@@ -103,9 +105,9 @@ public final class Bench {
             families.stream().filter(Predicate.not(FAMILIES::contains)).findFirst().ifPresent(family -> {
                 throw new IllegalArgumentException("Unknown family: " + family + "; known: " + FAMILIES);
             });
-            databases.stream().filter(db -> !db.equals("postgresql") && !db.equals("mysql")).findFirst()
+            databases.stream().filter(Predicate.not(DATABASES::contains)).findFirst()
                     .ifPresent(db -> {
-                        throw new IllegalArgumentException("Unknown database: " + db + "; known: postgresql, mysql");
+                        throw new IllegalArgumentException("Unknown database: " + db + "; known: " + DATABASES);
                     });
             return options;
         }
@@ -172,11 +174,13 @@ public final class Bench {
         out.printf(Locale.ROOT, "bench: %s, %d rounds, families %s, databases %s, %d cores, Java %s%n",
                 options.quick() ? "quick" : "full", options.rounds(), options.families(), options.databases(),
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
-        boolean needsMysql = options.databases().contains("mysql")
-                && (options.runs("drain") || options.runs("publish") || options.runs("scale"));
+        boolean needsOthers = options.runs("drain") || options.runs("publish") || options.runs("scale");
         // Start the servers at once: their start-up is mostly waiting.
         CompletableFuture<TestDatabase> postgresql = CompletableFuture.supplyAsync(TestDatabases::postgresql);
-        CompletableFuture<TestDatabase> mysql = needsMysql ? CompletableFuture.supplyAsync(TestDatabases::mysql) : null;
+        CompletableFuture<TestDatabase> mysql = needsOthers && options.databases().contains("mysql")
+                ? CompletableFuture.supplyAsync(TestDatabases::mysql) : null;
+        CompletableFuture<TestDatabase> mariadb = needsOthers && options.databases().contains("mariadb")
+                ? CompletableFuture.supplyAsync(TestDatabases::mariadb) : null;
         CompletableFuture<KafkaBroker> kafka = options.runs("kafka") ? CompletableFuture.supplyAsync(KafkaBroker::start)
                 : null;
         ExecutorService executor = Executors.newCachedThreadPool(daemonThreads("bench-worker"));
@@ -192,12 +196,14 @@ public final class Bench {
                 databases.add(pg);
                 servers.add(postgresql.join());
             }
-            if (mysql != null) {
-                enlargeBufferPool(mysql.join(), out);
-                BenchDatabase my = BenchDatabase.open(mysql.join(), null);
-                opened.add(my);
-                databases.add(my);
-                servers.add(mysql.join());
+            for (CompletableFuture<TestDatabase> server : Arrays.asList(mysql, mariadb)) {
+                if (server != null) {
+                    enlargeBufferPool(server.join(), out);
+                    BenchDatabase db = BenchDatabase.open(server.join(), null);
+                    opened.add(db);
+                    databases.add(db);
+                    servers.add(server.join());
+                }
             }
             out.printf(Locale.ROOT, "bench: servers ready after %.1f s%n", (System.nanoTime() - start) / 1e9);
             if (options.runs("drain")) {
@@ -255,11 +261,13 @@ public final class Bench {
     }
 
     /**
-     * The embedded MySQL starts with a 64 MiB buffer pool, sized for tests; a server holding a
+     * The embedded MySQL (and MariaDB) starts with a small buffer pool, sized for tests; a server holding a
      * million-row outbox would have far more. Grown online to 1 GiB (embedded server only).
      */
     private static void enlargeBufferPool(TestDatabase mysql, PrintStream out) {
-        if (System.getProperty("outbox.test.mysql.url") != null || System.getenv("OUTBOX_TEST_MYSQL_URL") != null) {
+        String name = mysql.name();
+        if (System.getProperty("outbox.test." + name + ".url") != null
+                || System.getenv("OUTBOX_TEST_" + name.toUpperCase(Locale.ROOT) + "_URL") != null) {
             return;
         }
         try (Connection connection = mysql.dataSource().getConnection();

@@ -204,7 +204,9 @@ final class BenchDatabase implements AutoCloseable {
         try (Connection connection = admin.getConnection()) {
             if (!postgresql) {
                 try (Statement statement = connection.createStatement()) {
-                    statement.execute("SET SESSION cte_max_recursion_depth = " + (SEED_CHUNK + 1));
+                    // MariaDB names MySQL's cte_max_recursion_depth otherwise.
+                    statement.execute("SET SESSION " + (dialect.name().equals("mariadb") ? "max_recursive_iterations"
+                            : "cte_max_recursion_depth") + " = " + (SEED_CHUNK + 1));
                 }
             }
             for (int done = 0; done < count; done += SEED_CHUNK) {

@@ -13,7 +13,7 @@ import java.util.Set;
 /**
  * CPU time spent by this JVM and by its database servers, so that a measurement can say where its
  * time went: CPU per message is far less disturbed by other load on the machine than wall-clock
- * rates. The servers are the {@code postgres} and {@code mysqld} processes whose command line names
+ * rates. The servers are the {@code postgres}, {@code mysqld} and {@code mariadbd} processes whose command line names
  * this JVM's {@code java.io.tmpdir} (where the test kit puts their data), and the children of such
  * a process (PostgreSQL's backends), read from {@code /proc}; other servers on the machine, such as
  * another build's, are left out. The server figure has the resolution of the kernel's clock tick
@@ -25,7 +25,7 @@ final class CpuMeter {
     record Reading(long jvmNanos, long databaseNanos) {
     }
 
-    private static final Set<String> DATABASE_COMMANDS = Set.of("postgres", "mysqld");
+    private static final Set<String> DATABASE_COMMANDS = Set.of("postgres", "mysqld", "mariadbd");
     private static final long NANOS_PER_TICK = 10_000_000L; // USER_HZ is 100 on Linux
     private static final String TMP_DIR = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().toString();
     private static final com.sun.management.OperatingSystemMXBean OS =
