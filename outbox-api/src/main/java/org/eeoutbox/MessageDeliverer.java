@@ -55,4 +55,16 @@ public interface MessageDeliverer {
     default Optional<Duration> maxBatchDuration(int batchSize) {
         return Optional.empty();
     }
+
+    /**
+     * Returns a short text naming where {@code entry} goes, for log lines such as the processor's
+     * warning for an entry that ends {@code FAILED}: for example {@code POST https://billing/hooks}
+     * or {@code topic 'order-events'}. It must hold no secret (no credentials, no query string) and
+     * make no remote call. The default returns the delivery type.
+     *
+     * <p>May throw on unreadable metadata: the processor then falls back to the delivery type.
+     */
+    default String describeDestination(OutboxEntry entry) {
+        return entry.deliveryType();
+    }
 }

@@ -281,13 +281,13 @@ public final class OutboxProcessor {
     }
 
     /** Logs, once the batch has committed, each entry that failed for good at WARNING and each retry at DEBUG. */
-    private static void logOutcomes(List<BatchReport.Outcome> outcomes) {
+    private void logOutcomes(List<BatchReport.Outcome> outcomes) {
         for (BatchReport.Outcome outcome : outcomes) {
             OutboxEntry entry = outcome.entry();
             if (entry.status() == OutboxStatus.FAILED) {
                 LOG.log(Level.WARNING, "Outbox entry {0} FAILED at attempt {1} and will not be delivered (delivery "
-                        + "type {2}, message type {3}): {4}", entry.id(), entry.attempts(), entry.deliveryType(),
-                        entry.messageType(), entry.lastError());
+                        + "type {2}, destination {3}, message type {4}): {5}", entry.id(), entry.attempts(),
+                        entry.deliveryType(), destination(entry), entry.messageType(), entry.lastError());
             } else if (outcome.result() instanceof DeliveryResult.RetriableFailure && LOG.isLoggable(Level.DEBUG)) {
                 LOG.log(Level.DEBUG, "Outbox entry {0} (delivery type {1}) will be retried at {2}, attempt {3} "
                         + "failed: {4}", entry.id(), entry.deliveryType(), entry.nextAttemptAt(), entry.attempts(),
@@ -325,6 +325,18 @@ public final class OutboxProcessor {
             callback.run();
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Outbox listener threw; processing goes on", e);
+        }
+    }
+
+    /** The deliverer's {@link MessageDeliverer#describeDestination}, or the delivery type if it throws. */
+    private String destination(OutboxEntry entry) {
+        MessageDeliverer deliverer = deliverers.get(entry.deliveryType());
+        try {
+            return deliverer.describeDestination(entry);
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "The deliverer for type ''{0}'' cannot name the destination of entry {1}: {2}",
+                    entry.deliveryType(), entry.id(), e.toString());
+            return entry.deliveryType();
         }
     }
 

@@ -215,16 +215,30 @@ class OutboxProcessorTest {
     }
 
     @Test
-    void anEntryThatEndsFailedLogsOneWarningWithItsIdTypeAndReason() {
+    void anEntryThatEndsFailedLogsOneWarningWithItsIdTypeDestinationAndReason() {
         UUID id = add("http");
         CapturedLog log = logOf(OutboxProcessor.class);
 
-        processor(deliverer("http", entry -> DeliveryResult.permanent("HTTP 404 from service 'billing'")),
+        processor(destinationDeliverer(entry -> "POST http://billing/hooks (service 'billing')"),
                 new OutboxListener() { }).drain();
 
         List<String> warnings = log.messages(Level.WARNING);
         assertEquals(List.of("Outbox entry " + id + " FAILED at attempt 1 and will not be delivered (delivery type "
-                + "http, message type t): HTTP 404 from service 'billing'"), warnings);
+                + "http, destination POST http://billing/hooks (service 'billing'), message type t): HTTP 404"),
+                warnings);
+    }
+
+    @Test
+    void aDelivererThatCannotNameTheDestinationLeavesTheDeliveryTypeInTheWarning() {
+        UUID id = add("http");
+        CapturedLog log = logOf(OutboxProcessor.class);
+
+        processor(destinationDeliverer(entry -> {
+            throw new IllegalArgumentException("unreadable metadata");
+        }), new OutboxListener() { }).drain();
+
+        assertEquals(List.of("Outbox entry " + id + " FAILED at attempt 1 and will not be delivered (delivery type "
+                + "http, destination http, message type t): HTTP 404"), log.messages(Level.WARNING));
     }
 
     @Test
@@ -325,6 +339,27 @@ class OutboxProcessorTest {
             @Override
             public DeliveryResult deliver(OutboxEntry entry) {
                 return outcome.apply(entry);
+            }
+        };
+    }
+
+    /** An {@code http} deliverer that fails every entry for good with "HTTP 404" and names destinations by {@code destination}. */
+    private static MessageDeliverer destinationDeliverer(Function<OutboxEntry, String> destination) {
+        MessageDeliverer failing = deliverer("http", entry -> DeliveryResult.permanent("HTTP 404"));
+        return new MessageDeliverer() {
+            @Override
+            public String deliveryType() {
+                return failing.deliveryType();
+            }
+
+            @Override
+            public DeliveryResult deliver(OutboxEntry entry) {
+                return failing.deliver(entry);
+            }
+
+            @Override
+            public String describeDestination(OutboxEntry entry) {
+                return destination.apply(entry);
             }
         };
     }

@@ -2,7 +2,10 @@ package org.eeoutbox.jdbc;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Collections;
 import java.util.Objects;
+import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.eeoutbox.spi.OutboxStoreException;
@@ -18,11 +21,25 @@ import org.eeoutbox.spi.TransactionRunner;
  * object as its {@link ConnectionProvider} joins the transaction), then commits or rolls back and
  * returns the connection. A transaction already bound on the thread is suspended meanwhile and
  * resumed afterwards. Thread-safe; the binding is per instance and per thread.
+ *
+ * <p>Asking a connection its isolation costs a round trip on PostgreSQL ({@code SHOW TRANSACTION
+ * ISOLATION LEVEL}) and on MySQL, so it is asked once per physical connection: one found at READ
+ * COMMITTED is remembered (by the connection the pool's handle {@linkplain Connection#unwrap
+ * unwraps} to, weakly) and not asked again. One found at another level is set to READ COMMITTED
+ * and asked again next time, because pools such as HikariCP restore their configured level when
+ * the connection is returned: a DataSource whose default is not READ COMMITTED keeps paying the
+ * two round trips per transaction, so configure the pool for READ COMMITTED. The one assumption:
+ * a physical connection found at READ COMMITTED stays there, that is, whoever changes its level
+ * (other users of the pool, or SQL such as {@code SET SESSION CHARACTERISTICS} in the work given
+ * here) restores it before the connection goes back to the pool. HikariCP restores a level changed
+ * with {@link Connection#setTransactionIsolation}, not one changed by SQL.
  */
 public final class DataSourceTransactions implements TransactionRunner, ConnectionProvider {
 
     private final DataSource dataSource;
     private final ThreadLocal<Connection> current = new ThreadLocal<>();
+    /** Physical connections found at READ COMMITTED; weak keys, so closed connections drop out. */
+    private final Set<Connection> readCommitted = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
     public DataSourceTransactions(DataSource dataSource) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -38,9 +55,7 @@ public final class DataSourceTransactions implements TransactionRunner, Connecti
             if (autoCommit) {
                 connection.setAutoCommit(false);
             }
-            if (connection.getTransactionIsolation() != Connection.TRANSACTION_READ_COMMITTED) {
-                connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-            }
+            ensureReadCommitted(connection);
             current.set(connection);
             try {
                 T result = work.get();
@@ -75,6 +90,22 @@ public final class DataSourceTransactions implements TransactionRunner, Connecti
                     + "DataSourceTransactions.inNewTransaction(...)");
         }
         return work.apply(connection);
+    }
+
+    /**
+     * Sets READ COMMITTED unless the physical connection behind {@code connection} was found at it
+     * before; remembers it when found so now.
+     */
+    private void ensureReadCommitted(Connection connection) throws SQLException {
+        Connection physical = connection.isWrapperFor(Connection.class) ? connection.unwrap(Connection.class) : connection;
+        if (readCommitted.contains(physical)) {
+            return;
+        }
+        if (connection.getTransactionIsolation() == Connection.TRANSACTION_READ_COMMITTED) {
+            readCommitted.add(physical);
+        } else {
+            connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+        }
     }
 
     private static void rollback(Connection connection, Throwable cause) {

@@ -1,5 +1,6 @@
 package org.eeoutbox.it.app;
 
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -38,6 +39,14 @@ public final class TestApps {
      * a {@code null} value removes a base property.
      */
     public static WebArchive war(String name, Map<String, String> properties) {
+        return war(name, properties, ItEnvironment.dataSourceClass());
+    }
+
+    /**
+     * Like {@link #war(String, Map)}, with {@code dataSourceClass} as the class that defines the
+     * DataSource (one of {@link ItEnvironment}'s: {@code dataSourceClass()} or a variant).
+     */
+    public static WebArchive war(String name, Map<String, String> properties, Path dataSourceClass) {
         Map<String, String> config = new LinkedHashMap<>();
         config.put("outbox.datasource", ItConfig.DATASOURCE);
         config.put("outbox.schema.create", "true");
@@ -54,7 +63,7 @@ public final class TestApps {
         WebArchive war = Deployments.war(name)
                 .addClasses(Orders.class, OrdersResource.class, ItRestApplication.class, OpenTransactions.class)
                 .addAsResource(new StringAsset(text), "META-INF/microprofile-config.properties")
-                .addAsWebInfResource(new FileAsset(ItEnvironment.dataSourceClass().toFile()),
+                .addAsWebInfResource(new FileAsset(dataSourceClass.toFile()),
                         "classes/" + ItEnvironment.DATA_SOURCE_CLASS_PATH);
         return Deployments.addLibrariesOf(war, OutboxPublisher.class, OutboxProcessor.class, JdbcOutboxStore.class, JtaOutboxPublisher.class,
                 OutboxRuntime.class, HttpDelivery.class, KafkaDelivery.class);

@@ -11,7 +11,9 @@ import javax.tools.ToolProvider;
 
 /**
  * Compiles, in the test JVM, the class that carries the test application's
- * {@code @DataSourceDefinition}, with this run's URL and login as annotation values. Test JVM only.
+ * {@code @DataSourceDefinition}, with this run's URL and login as annotation values (the login as
+ * given: literal, or expressions such as {@code ${MPCONFIG=key}} that the server resolves). Test
+ * JVM only.
  *
  * <p>Why compiled at run time: the database's port is known only once it runs, an annotation
  * takes only constants, and the ways to put run-time values into one are each server's own
@@ -30,7 +32,8 @@ final class DataSourceDefinitionClass {
     }
 
     /**
-     * Writes and compiles the class below {@code dir}.
+     * Writes and compiles the class below {@code dir}; the values of {@code dataSource} become the
+     * annotation's values as they are.
      *
      * @return the class file, at {@code dir/org/eeoutbox/it/app/OutboxDataSource.class}
      * @throws IllegalStateException if the JDK has no compiler or compiling fails

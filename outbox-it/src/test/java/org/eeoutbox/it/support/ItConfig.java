@@ -20,6 +20,11 @@ public final class ItConfig {
     public static final String SERVER_METRICS = "it.server.metrics";
     /** Whether the server provides MicroProfile Health ({@code true} or {@code false}); set by the server profile. */
     public static final String SERVER_HEALTH = "it.server.health";
+    /**
+     * Whether the server resolves {@code ${MPCONFIG=key}} in a {@code @DataSourceDefinition} from the
+     * application's MicroProfile Config ({@code true} or {@code false}); set by the server profile.
+     */
+    public static final String SERVER_DATASOURCE_MPCONFIG = "it.server.datasource-mpconfig";
 
     /** The topic created on the broker at startup (1 partition). */
     public static final String KAFKA_TOPIC = "outbox-it";

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Stream;
@@ -32,11 +33,19 @@ public final class ItEnvironment {
 
     private static TestDatabase database;
     private static String databaseName;
+    private static ServerDataSource serverDataSource;
     private static Path dataSourceClass;
+    private static Path dataSourceClassWithLoginFromConfig;
     private static KafkaBroker kafka;
     private static HttpReceiver receiver;
     private static Path workDir;
     private static Thread shutdownHook;
+
+    /** The MicroProfile Config key of the user in {@link #dataSourceClassWithLoginFromConfig()}. */
+    public static final String USER_KEY = "it.datasource.user";
+
+    /** The MicroProfile Config key of the password in {@link #dataSourceClassWithLoginFromConfig()}. */
+    public static final String PASSWORD_KEY = "it.datasource.password";
 
     /** Where {@link #dataSourceClass()} belongs below {@code WEB-INF/classes/}. */
     public static final String DATA_SOURCE_CLASS_PATH = DataSourceDefinitionClass.NAME.replace('.', '/') + ".class";
@@ -86,9 +95,10 @@ public final class ItEnvironment {
             database = db.join();
             databaseName = name;
             ServerLogin login = ServerLogin.of(database);
-            dataSourceClass = DataSourceDefinitionClass.compile(new ServerDataSource(dataSourceClassName,
-                    ServerDataSource.serverUrl(database.jdbcUrl()), login.user(), login.password()),
-                    ItConfig.DATASOURCE, workDir.resolve("datasource"));
+            serverDataSource = new ServerDataSource(dataSourceClassName, ServerDataSource.serverUrl(database.jdbcUrl()),
+                    login.user(), login.password());
+            dataSourceClass = DataSourceDefinitionClass.compile(serverDataSource, ItConfig.DATASOURCE,
+                    workDir.resolve("datasource"));
         } catch (IOException | RuntimeException e) {
             stop();
             Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
@@ -121,7 +131,9 @@ public final class ItEnvironment {
         }
         database = null;
         databaseName = null;
+        serverDataSource = null;
         dataSourceClass = null;
+        dataSourceClassWithLoginFromConfig = null;
         if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
             try {
                 Runtime.getRuntime().removeShutdownHook(shutdownHook);
@@ -151,6 +163,34 @@ public final class ItEnvironment {
      */
     public static synchronized Path dataSourceClass() {
         return require(dataSourceClass);
+    }
+
+    /**
+     * Returns a variant of {@link #dataSourceClass()} (same class name and URL) whose user and
+     * password are {@code ${MPCONFIG=it.datasource.user}} and
+     * {@code ${MPCONFIG=it.datasource.password}}: the server must resolve them from the
+     * application's configuration, whose right values {@link #loginAsConfig()} gives. Compiled on
+     * the first call.
+     *
+     * @throws IllegalStateException if compiling fails
+     */
+    public static synchronized Path dataSourceClassWithLoginFromConfig() {
+        if (dataSourceClassWithLoginFromConfig == null) {
+            ServerDataSource fromConfig = require(serverDataSource);
+            dataSourceClassWithLoginFromConfig = DataSourceDefinitionClass.compile(new ServerDataSource(
+                    fromConfig.className(), fromConfig.url(), "${MPCONFIG=" + USER_KEY + "}",
+                    "${MPCONFIG=" + PASSWORD_KEY + "}"), ItConfig.DATASOURCE, workDir.resolve("datasource-mpconfig"));
+        }
+        return dataSourceClassWithLoginFromConfig;
+    }
+
+    /**
+     * Returns the server's database login as MicroProfile Config properties {@value #USER_KEY} and
+     * {@value #PASSWORD_KEY}, the values {@link #dataSourceClassWithLoginFromConfig()} needs.
+     */
+    public static synchronized Map<String, String> loginAsConfig() {
+        ServerDataSource login = require(serverDataSource);
+        return Map.of(USER_KEY, login.user(), PASSWORD_KEY, login.password());
     }
 
     /** Returns the Kafka broker. */

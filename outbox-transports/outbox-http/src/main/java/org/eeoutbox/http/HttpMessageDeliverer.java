@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.ConnectException;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpResponse;
@@ -225,6 +226,29 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
     public Optional<Duration> maxBatchDuration(int batchSize) {
         long waves = (Math.max(batchSize, 1) + settings.maxInFlight() - 1L) / settings.maxInFlight();
         return Optional.of(settings.attemptTimeout().multipliedBy(waves));
+    }
+
+    /**
+     * Returns the method, the request URL without its query and the service, for example
+     * {@code POST http://billing:8080/hooks/orders (service 'billing')}; only
+     * {@code service 'billing'} when the resolver gives no usable base URL for it. No credentials:
+     * a base URL with user info is refused, and the path's query, which may carry a token, is left
+     * out. Asks the resolver, which is local.
+     *
+     * @throws IllegalArgumentException if the entry's metadata is not a valid HTTP delivery
+     */
+    @Override
+    public String describeDestination(OutboxEntry entry) {
+        HttpDelivery delivery = HttpDelivery.fromMetadataJson(entry.deliveryMetadata());
+        String service = "service '" + delivery.serviceName() + "'";
+        Optional<URI> baseUrl = resolver.resolve(delivery.serviceName());
+        URI target = baseUrl == null || baseUrl.isEmpty() || HttpRules.baseUrlProblem(baseUrl.get()) != null ? null
+                : HttpRules.resolve(baseUrl.get(), delivery.path());
+        if (target == null) {
+            return service;
+        }
+        return delivery.method().name() + " " + target.getScheme() + "://" + target.getRawAuthority()
+                + target.getRawPath() + " (" + service + ")";
     }
 
     /**

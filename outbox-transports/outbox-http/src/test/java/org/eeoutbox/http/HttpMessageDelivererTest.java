@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.json.Json;
@@ -152,6 +153,19 @@ class HttpMessageDelivererTest {
         release.countDown();
         deliverers.forEach(HttpMessageDeliverer::close);
         receiver.close();
+    }
+
+    // ---- Destination, for log lines ----
+
+    @Test
+    void theDestinationIsTheMethodAndUrlWithoutQueryAndTheService() {
+        HttpMessageDeliverer deliverer = deliverer(SETTINGS);
+
+        assertEquals("PUT " + receiver.url("/api/hooks/orders") + " (service 'api')", deliverer.describeDestination(
+                entry(HttpDelivery.to("api").path("/hooks/orders?token=secret").method(HttpMethod.PUT).build())));
+        assertEquals("service 'unknown'", deliverer.describeDestination(entry(HttpDelivery.to("unknown").build())));
+        assertThrows(IllegalArgumentException.class,
+                () -> deliverer.describeDestination(rawEntry(HttpDelivery.DELIVERY_TYPE, "not json")));
     }
 
     // ---- Success and headers ----

@@ -202,6 +202,16 @@ public final class KafkaMessageDeliverer implements MessageDeliverer, AutoClosea
     }
 
     /**
+     * Returns the entry's topic, for example {@code topic 'order-events'}.
+     *
+     * @throws IllegalArgumentException if the entry's metadata is not a valid Kafka delivery
+     */
+    @Override
+    public String describeDestination(OutboxEntry entry) {
+        return "topic '" + KafkaDelivery.fromMetadataJson(entry.deliveryMetadata()).topic() + "'";
+    }
+
+    /**
      * Closes the producer if this deliverer created it ({@link #builder(Map)}), waiting up to the
      * send timeout for buffered records; otherwise does nothing. Idempotent.
      */

@@ -178,6 +178,16 @@ class KafkaMessageDelivererTest {
     }
 
     @Test
+    void theDestinationIsTheTopicAndUnreadableMetadataThrows() {
+        KafkaMessageDeliverer deliverer = KafkaMessageDeliverer.of(mockProducer(true));
+
+        assertEquals("topic 'order-events'",
+                deliverer.describeDestination(entry(KafkaDelivery.topic("order-events").key("42").build(), "p")));
+        assertThrows(IllegalArgumentException.class,
+                () -> deliverer.describeDestination(entry(rawDelivery("kafka", "not json"), "p")));
+    }
+
+    @Test
     void eachRecordFollowsItsOwnEntrysMetadataWhenABatchMixesSharedAndDifferentOnes() {
         MockProducer<String, String> producer = mockProducer(true);
         KafkaDelivery orders = KafkaDelivery.topic("orders").key("1").build();

@@ -1,0 +1,118 @@
+package org.eeoutbox.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.eeoutbox.testkit.TestDatabase;
+import org.eeoutbox.testkit.TestDatabases;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract on PostgreSQL, and what {@link DataSourceTransactions} sends to it per transaction, read from what
+ * pgJDBC itself logs of the protocol (at FINEST, on this test's thread): every {@code Sync} it
+ * sends ends one round trip, every {@code CommandStatus} it receives is one statement done (its
+ * tag: {@code BEGIN}, {@code SELECT}, {@code UPDATE}, {@code COMMIT}, {@code SHOW}). On
+ * {@link OneConnectionDrain}: every transaction runs on the same physical connection.
+ */
+class PostgreSqlDataSourceTransactionsTest extends AbstractDataSourceTransactionsTest {
+
+    /** Held strongly: JUL keeps loggers weakly, and a collected one would lose the level and handler. */
+    private final Logger protocol = Logger.getLogger("org.postgresql.core.v3.QueryExecutorImpl");
+    /** {@code Sync} for each round trip, and the tag of each statement done, in order. */
+    private final List<String> protocolEvents = new CopyOnWriteArrayList<>();
+    private final long testThread = Thread.currentThread().getId();
+    private final Handler capture = new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+            if (record.getLongThreadID() != testThread) {
+                return;
+            }
+            if (record.getMessage().contains("FE=> Sync")) {
+                protocolEvents.add("Sync");
+            } else if (record.getMessage().contains("<=BE CommandStatus") && record.getParameters() != null) {
+                protocolEvents.add(String.valueOf(record.getParameters()[0]).split(" ")[0]);
+            }
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+    private Level previousLevel;
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabases.postgresql();
+    }
+
+    @BeforeEach
+    void captureProtocol() {
+        previousLevel = protocol.getLevel();
+        protocol.setLevel(Level.FINEST);
+        protocol.addHandler(capture);
+    }
+
+    @AfterEach
+    void stopCapturing() {
+        protocol.removeHandler(capture);
+        protocol.setLevel(previousLevel);
+    }
+
+    @Test
+    void aDrainTransactionAtReadCommittedSendsClaimUpdateAndCommitOnly() throws SQLException {
+        try (OneConnectionDrain engine = new OneConnectionDrain(database(), "TRANSACTION_READ_COMMITTED")) {
+            protocolEvents.clear();
+            engine.publish(30);
+            assertEquals(1, protocolEvents.stream().filter("SHOW"::equals).count(),
+                    "the first transaction asks the new connection its isolation: " + protocolEvents);
+            protocolEvents.clear();
+
+            assertEquals(30, engine.drain(10));
+
+            // Three batches of 10 and a fourth that claims nothing; pgJDBC sends BEGIN with the claim.
+            List<String> batch = List.of("BEGIN", "SELECT", "Sync", "UPDATE", "Sync", "COMMIT", "Sync");
+            List<String> expected = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                expected.addAll(batch);
+            }
+            expected.addAll(List.of("BEGIN", "SELECT", "Sync", "COMMIT", "Sync"));
+            assertEquals(expected, withSyncsLast(protocolEvents), "no SHOW: the connection is not asked again");
+        }
+    }
+
+    /**
+     * The events with each round trip's {@code Sync} after the statements it answered: pgJDBC logs
+     * the {@code Sync} it sends before the replies it reads.
+     */
+    private static List<String> withSyncsLast(List<String> events) {
+        List<String> ordered = new ArrayList<>();
+        boolean pending = false;
+        for (String event : events) {
+            if (event.equals("Sync")) {
+                if (pending) {
+                    ordered.add("Sync");
+                }
+                pending = true;
+            } else {
+                ordered.add(event);
+            }
+        }
+        if (pending) {
+            ordered.add("Sync");
+        }
+        return ordered;
+    }
+}
