@@ -26,8 +26,9 @@ public interface OutboxAdmin {
     int MAX_PAGE_SIZE = 200;
 
     /**
-     * Lists the entries that match {@code filter}, newest first (by id, which is time-ordered to
-     * the millisecond), one page at a time. Pages are keyset-paginated: following
+     * Lists the entries that match {@code filter}, newest first (by id: ids are time-ordered, in
+     * publish order among those of one instance, to the millisecond across instances), one page at
+     * a time. Pages are keyset-paginated: following
      * {@link EntryPage#nextPage()} never repeats or skips an entry that existed when the first
      * page was read, however many are published meanwhile.
      *
