@@ -65,25 +65,9 @@ public final class JdbcOutboxAdminStore implements OutboxAdminStore {
 
     @Override
     public List<EntryView> list(EntryFilter filter, UUID before, int limit, boolean includePayload) {
-        FilterSql where = FilterSql.of(dialect, filter);
-        String sql = "SELECT " + viewColumns(includePayload) + " FROM outbox WHERE " + where.condition()
-                + (before == null ? "" : " AND id < ?") + " ORDER BY id DESC LIMIT ?";
-        return run("list outbox entries", connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(sql)) {
-                int next = where.bind(statement, 1);
-                if (before != null) {
-                    dialect.setId(statement, next++, before);
-                }
-                statement.setInt(next, limit);
-                try (ResultSet resultSet = statement.executeQuery()) {
-                    List<EntryView> views = new ArrayList<>();
-                    while (resultSet.next()) {
-                        views.add(readView(resultSet));
-                    }
-                    return views;
-                }
-            }
-        });
+        // Walks the primary key downwards from before: newest first, each page where the last ended.
+        return query("list outbox entries", "SELECT " + viewColumns(includePayload), filter, "id < ?", before,
+                "ORDER BY id DESC LIMIT ?", limit, this::readView);
     }
 
     @Override
@@ -141,23 +125,39 @@ public final class JdbcOutboxAdminStore implements OutboxAdminStore {
 
     @Override
     public List<UUID> lockMatching(EntryFilter filter, UUID after, int limit) {
-        FilterSql where = FilterSql.of(dialect, filter);
         // Walks the primary key upwards from after: each batch starts where the last one ended.
-        String sql = "SELECT id FROM outbox WHERE " + where.condition() + (after == null ? "" : " AND id > ?")
-                + " ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED";
-        return run("lock matching outbox entries", connection -> {
+        return query("lock matching outbox entries", "SELECT id", filter, "id > ?", after,
+                "ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED", limit, resultSet -> dialect.getId(resultSet, 1));
+    }
+
+    /** A row of a result set. */
+    @FunctionalInterface
+    private interface RowMapper<T> {
+        T map(ResultSet resultSet) throws SQLException;
+    }
+
+    /**
+     * Runs {@code select FROM outbox WHERE <filter> [AND <keyCondition>] <tail>}: the key
+     * condition only when {@code key} is given, {@code limit} bound last.
+     */
+    private <T> List<T> query(String operation, String select, EntryFilter filter, String keyCondition, UUID key,
+                              String tail, int limit, RowMapper<T> mapper) {
+        FilterSql where = FilterSql.of(dialect, filter);
+        String sql = select + " FROM outbox WHERE " + where.condition() + (key == null ? "" : " AND " + keyCondition)
+                + " " + tail;
+        return run(operation, connection -> {
             try (PreparedStatement statement = connection.prepareStatement(sql)) {
                 int next = where.bind(statement, 1);
-                if (after != null) {
-                    dialect.setId(statement, next++, after);
+                if (key != null) {
+                    dialect.setId(statement, next++, key);
                 }
                 statement.setInt(next, limit);
                 try (ResultSet resultSet = statement.executeQuery()) {
-                    List<UUID> ids = new ArrayList<>();
+                    List<T> rows = new ArrayList<>();
                     while (resultSet.next()) {
-                        ids.add(dialect.getId(resultSet, 1));
+                        rows.add(mapper.map(resultSet));
                     }
-                    return ids;
+                    return rows;
                 }
             }
         });

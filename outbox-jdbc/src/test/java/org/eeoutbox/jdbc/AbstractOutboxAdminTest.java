@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -27,7 +29,6 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxMessage;
@@ -48,6 +49,7 @@ import org.eeoutbox.engine.OutboxPurger;
 import org.eeoutbox.engine.PurgerSettings;
 import org.eeoutbox.engine.StoreOutboxAdmin;
 import org.eeoutbox.engine.StoreOutboxPublisher;
+import org.eeoutbox.spi.OutboxAdminStore;
 import org.eeoutbox.spi.TransactionRunner;
 import org.eeoutbox.testkit.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
@@ -308,7 +310,7 @@ abstract class AbstractOutboxAdminTest {
         fail(id, Instant.now(), "HTTP 404");
         CountDownLatch firstHoldsLock = new CountDownLatch(1);
         CountDownLatch secondDone = new CountDownLatch(1);
-        OutboxAdmin slow = new StoreOutboxAdmin(new HoldingAdminStore(adminStore, firstHoldsLock, secondDone), store,
+        OutboxAdmin slow = new StoreOutboxAdmin(holdingReplays(adminStore, firstHoldsLock, secondDone), store,
                 transactions, Clock.systemUTC(), () -> "slow", audited::add);
         CompletableFuture<ActionOutcome> first = CompletableFuture.supplyAsync(() -> slow.replay(id), executor);
         await(firstHoldsLock);
@@ -377,21 +379,14 @@ abstract class AbstractOutboxAdminTest {
         int count = BulkRequest.BATCH_SIZE * 2 + 37;
         failMany(count, "http");
         UUID pending = publish("http");
-        AtomicInteger transactionsUsed = new AtomicInteger();
-        TransactionRunner counting = new TransactionRunner() {
-            @Override
-            public <T> T inNewTransaction(Supplier<T> work) {
-                transactionsUsed.incrementAndGet();
-                return transactions.inNewTransaction(work);
-            }
-        };
+        CountingTransactions counting = new CountingTransactions(transactions);
         Instant before = Instant.now().truncatedTo(ChronoUnit.MICROS);
         Duration spread = Duration.ofMinutes(10);
 
         BulkResult result = admin(counting).replay(EntryFilter.ANY, new BulkRequest(false, count, spread));
 
         assertEquals(new BulkResult(count, count, false), result);
-        assertEquals(1 + 3, transactionsUsed.get(), "the count, then batches of 500, 500 and 37");
+        assertEquals(1 + 3, counting.count(), "the count, then batches of 500, 500 and 37");
         assertEquals(count, database.queryForLong("SELECT COUNT(*) FROM outbox WHERE status = 'PENDING' AND attempts = 0 "
                 + "AND id <> " + idLiteral(pending)));
         List<Instant> due = new ArrayList<>();
@@ -592,80 +587,21 @@ abstract class AbstractOutboxAdminTest {
 
     // ---------------------------------------------------------------- helpers
 
-    /** An admin store that, once it has locked an entry for a replay, holds it until told to go on. */
-    private record HoldingAdminStore(JdbcOutboxAdminStore delegate, CountDownLatch locked, CountDownLatch proceed)
-            implements org.eeoutbox.spi.OutboxAdminStore {
-        @Override
-        public int replay(Map<UUID, Instant> dueTimes, Instant now) {
-            locked.countDown();
-            await(proceed);
-            return delegate.replay(dueTimes, now);
-        }
-
-        @Override
-        public List<EntryView> list(EntryFilter filter, UUID before, int limit, boolean includePayload) {
-            return delegate.list(filter, before, limit, includePayload);
-        }
-
-        @Override
-        public java.util.Optional<EntryView> find(UUID id) {
-            return delegate.find(id);
-        }
-
-        @Override
-        public List<FailedAttempt> failures(UUID id) {
-            return delegate.failures(id);
-        }
-
-        @Override
-        public java.util.Optional<OutboxStatus> lock(UUID id) {
-            return delegate.lock(id);
-        }
-
-        @Override
-        public java.util.Optional<OutboxStatus> status(UUID id) {
-            return delegate.status(id);
-        }
-
-        @Override
-        public List<UUID> lockMatching(EntryFilter filter, UUID after, int limit) {
-            return delegate.lockMatching(filter, after, limit);
-        }
-
-        @Override
-        public long count(EntryFilter filter) {
-            return delegate.count(filter);
-        }
-
-        @Override
-        public int discard(java.util.Collection<UUID> ids, Instant now) {
-            return delegate.discard(ids, now);
-        }
-
-        @Override
-        public Map<OutboxStatus, Map<String, Long>> countsPerStatusAndType() {
-            return delegate.countsPerStatusAndType();
-        }
-
-        @Override
-        public long countPendingDueBefore(Instant dueBefore) {
-            return delegate.countPendingDueBefore(dueBefore);
-        }
-
-        @Override
-        public boolean pause(org.eeoutbox.admin.Pause pause) {
-            return delegate.pause(pause);
-        }
-
-        @Override
-        public boolean resume(String deliveryType) {
-            return delegate.resume(deliveryType);
-        }
-
-        @Override
-        public List<org.eeoutbox.admin.Pause> paused() {
-            return delegate.paused();
-        }
+    /** {@code delegate}, except that a replay, once its entry is locked, holds it until told to go on. */
+    private static OutboxAdminStore holdingReplays(OutboxAdminStore delegate, CountDownLatch locked,
+                                                   CountDownLatch proceed) {
+        return (OutboxAdminStore) Proxy.newProxyInstance(OutboxAdminStore.class.getClassLoader(),
+                new Class<?>[] {OutboxAdminStore.class}, (self, method, args) -> {
+                    if (method.getName().equals("replay")) {
+                        locked.countDown();
+                        await(proceed);
+                    }
+                    try {
+                        return method.invoke(delegate, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 
     private OutboxAdmin admin(TransactionRunner runner) {

@@ -388,21 +388,14 @@ abstract class AbstractOutboxStoreTest {
         UUID keyedInWindow = insertInState("http", OutboxStatus.DELIVERED, old, "order-1:created");
         UUID keyedPastWindow = insertInState("http", OutboxStatus.DELIVERED, now.minus(Duration.ofDays(31)),
                 "order-2:created");
-        AtomicInteger transactionsUsed = new AtomicInteger();
-        TransactionRunner counting = new TransactionRunner() {
-            @Override
-            public <T> T inNewTransaction(Supplier<T> work) {
-                transactionsUsed.incrementAndGet();
-                return transactions.inNewTransaction(work);
-            }
-        };
+        CountingTransactions counting = new CountingTransactions(transactions);
         PurgerSettings settings = new PurgerSettings(Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(30), 10,
                 Duration.ofSeconds(30));
 
         int purged = new OutboxPurger(store, counting, settings, Clock.systemUTC()).purge();
 
         assertEquals(26, purged, "25 old delivered entries plus the keyed one past its window");
-        assertEquals(4, transactionsUsed.get(), "batches of 10, 10 and 6, then one of discarded entries (none), "
+        assertEquals(4, counting.count(), "batches of 10, 10 and 6, then one of discarded entries (none), "
                 + "each in its own transaction");
         for (UUID id : oldDelivered) {
             assertTrue(tx(() -> store.find(id)).isEmpty());

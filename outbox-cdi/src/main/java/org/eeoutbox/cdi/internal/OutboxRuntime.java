@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import org.eeoutbox.OutboxPublisher;
@@ -35,6 +36,9 @@ import org.eeoutbox.spi.OutboxStats;
  */
 @ApplicationScoped
 public class OutboxRuntime {
+
+    /** The names the supported servers give a caller who is not authenticated. */
+    private static final Set<String> ANONYMOUS_NAMES = Set.of("ANONYMOUS", "UNAUTHENTICATED", "anonymous");
 
     @Inject
     BeanManager beanManager;
@@ -82,13 +86,18 @@ public class OutboxRuntime {
         return start().admin();
     }
 
-    /** The current caller's name, {@code null} when the container knows none. */
+    /**
+     * The current caller's name, {@code null} when the container knows none or names the
+     * unauthenticated caller with its placeholder (Payara: {@code ANONYMOUS}, measured; Open
+     * Liberty: {@code UNAUTHENTICATED}; WildFly: {@code anonymous}).
+     */
     private String callerName() {
         if (!principal.isResolvable()) {
             return null;
         }
         Principal current = principal.get();
-        return current == null ? null : current.getName();
+        String name = current == null ? null : current.getName();
+        return name == null || ANONYMOUS_NAMES.contains(name) ? null : name;
     }
 
     /** Returns the latest counts, refreshed every {@code outbox.metrics.refresh-interval} once asked for. */

@@ -1,12 +1,9 @@
 package org.eeoutbox.it.outbox;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
 import java.util.Map;
 import org.eeoutbox.it.app.TestApps;
-import org.eeoutbox.it.support.ServerLog;
+import org.eeoutbox.it.support.FailedDeployment;
 import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -32,25 +29,8 @@ class InvalidConfigurationIT {
     @ArquillianResource
     Deployer deployer;
 
-    /**
-     * Reads the verdict in the server's log, the one place every server reports it: the WildFly
-     * and Liberty connectors throw a DeploymentException for the failed deployment, the Payara
-     * Micro connector notices nothing.
-     */
     @Test
-    void aBatchSizeOfZeroFailsTheDeploymentNamingTheProperty() throws Exception {
-        ServerLog log = ServerLog.current();
-        long mark = log.mark();
-
-        try {
-            deployer.deploy(INVALID);
-        } catch (Exception reportedByTheConnector) {
-            // Expected from the WildFly and Liberty connectors; the log below is the evidence.
-        }
-
-        String written = log.awaitAfter(mark, PROBLEM, Duration.ofSeconds(60));
-        assertTrue(written.contains("Invalid outbox configuration"), log + " after the deployment:\n" + written);
-        assertTrue(written.contains(PROBLEM), log + " after the deployment:\n" + written);
-        assertFalse(written.contains("Outbox started"), "the outbox did not start:\n" + written);
+    void aBatchSizeOfZeroFailsTheDeploymentNamingTheProperty() {
+        FailedDeployment.assertFailsNaming(deployer, INVALID, PROBLEM);
     }
 }
