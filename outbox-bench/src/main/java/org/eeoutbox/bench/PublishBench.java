@@ -1,6 +1,7 @@
 package org.eeoutbox.bench;
 
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -8,9 +9,11 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.eeoutbox.DeliveryInfo;
 import org.eeoutbox.OutboxMessage;
 import org.eeoutbox.OutboxPublisher;
 import org.eeoutbox.engine.StoreOutboxPublisher;
@@ -24,6 +27,10 @@ import org.eeoutbox.jdbc.JdbcOutboxStore;
  * one ({@link DataSourceTransactions}, standing in for the container's JTA transaction that a publish
  * joins), the same on both sides, so the ratio is the cost of the publishes alone. Each publish
  * builds its delivery as an application does ({@code HttpDelivery.to(…).path(…).build()}).
+ *
+ * <p>Then the same publishes against the floor a user would compare with (issue 21, target 4): a
+ * hand-written {@code INSERT} of the same outbox row (same columns, a time-ordered id, the
+ * delivery's metadata text built once) in the same transaction.
  */
 final class PublishBench {
 
@@ -55,6 +62,15 @@ final class PublishBench {
                                 executor)),
                         "without", without, null, warmUp);
                 warmUp = false;
+                OutboxPublisher handWritten = new HandWrittenInsert(db, tx);
+                for (int publishes : List.of(1, 10)) {
+                    runner.compare("publish", config + " " + publishes + (publishes == 1 ? " publish" : " publishes")
+                                    + " vs hand-written insert", "publish",
+                            Runner.Side.of(db::truncate, () -> business(db, tx, publisher, publishes, transactions,
+                                    workers, executor)),
+                            "insert", Runner.Side.of(db::truncate, () -> business(db, tx, handWritten, publishes,
+                                    transactions, workers, executor)), new Runner.Target(0.90, 0), false);
+                }
             }
         }
     }
@@ -80,6 +96,65 @@ final class PublishBench {
         });
     }
 
+    /**
+     * The floor: the outbox row a {@code publish} writes, inserted by hand with one prepared
+     * statement, the metadata text built once. Not an outbox: no checks, no deduplication.
+     */
+    private static final class HandWrittenInsert implements OutboxPublisher {
+
+        private static final AtomicLong SEQUENCE = new AtomicLong();
+
+        private final BenchDatabase db;
+        private final DataSourceTransactions tx;
+        private final String sql;
+        private final String metadata = HttpDelivery.to("notification-service").path("/webhooks/orders").build()
+                .metadataJson();
+
+        HandWrittenInsert(BenchDatabase db, DataSourceTransactions tx) {
+            this.db = db;
+            this.tx = tx;
+            this.sql = "INSERT INTO outbox (id, message_type, payload, delivery_type, delivery_metadata, status, "
+                    + "attempts, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, "
+                    + (db.isPostgresql() ? "CAST(? AS json)" : "?") + ", 'PENDING', 0, ?, ?, ?)";
+        }
+
+        @Override
+        public UUID publish(OutboxMessage message, DeliveryInfo delivery) {
+            // Time-ordered like the library's ids, so both append to the primary key's end.
+            UUID id = new UUID((System.currentTimeMillis() << 16) | 0x7000L,
+                    0x8000_0000_0000_0000L | SEQUENCE.incrementAndGet());
+            try {
+                return tx.withConnection(connection -> {
+                    try (PreparedStatement insert = connection.prepareStatement(sql)) {
+                        if (db.isPostgresql()) {
+                            insert.setObject(1, id);
+                        } else {
+                            insert.setBytes(1, ByteBuffer.allocate(16).putLong(id.getMostSignificantBits())
+                                    .putLong(id.getLeastSignificantBits()).array());
+                        }
+                        insert.setString(2, message.messageType());
+                        insert.setString(3, message.payload());
+                        insert.setString(4, HttpDelivery.DELIVERY_TYPE);
+                        insert.setString(5, metadata);
+                        Object now = timestamp(db, Instant.now());
+                        insert.setObject(6, now);
+                        insert.setObject(7, now);
+                        insert.setObject(8, now);
+                        insert.executeUpdate();
+                        return id;
+                    }
+                });
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    /** {@code instant} as each database's driver binds it in UTC. */
+    private static Object timestamp(BenchDatabase db, Instant instant) {
+        return db.isPostgresql() ? instant.atOffset(ZoneOffset.UTC) : LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+
     private static void insertOrder(BenchDatabase db, DataSourceTransactions tx) {
         try {
             tx.withConnection(connection -> {
@@ -89,9 +164,7 @@ final class PublishBench {
                     insert.setString(2, "customer-" + (id % 1000));
                     insert.setBigDecimal(3, BigDecimal.valueOf(id % 100_000, 2));
                     insert.setString(4, BenchDatabase.PAYLOAD);
-                    Instant now = Instant.now();
-                    insert.setObject(5, db.isPostgresql() ? now.atOffset(ZoneOffset.UTC)
-                            : LocalDateTime.ofInstant(now, ZoneOffset.UTC));
+                    insert.setObject(5, timestamp(db, Instant.now()));
                     return insert.executeUpdate();
                 }
             });
