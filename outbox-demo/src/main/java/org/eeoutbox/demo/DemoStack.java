@@ -116,7 +116,8 @@ final class DemoStack implements AutoCloseable {
         console.line("  payara     starting Payara Micro " + version + " with outbox-example.war (log: "
                 + Demo.relative(payaraLog) + ")");
         long start = System.nanoTime();
-        payara = PayaraMicro.start(payaraJar, war, systemProperties, payaraLog, payaraTmp);
+        payara = PayaraMicro.start(payaraJar, war, systemProperties, payaraLog, payaraTmp,
+                PayaraMicro.Tuning.THROUGHPUT);
         started("Payara Micro", () -> {
             payara.close();
             Dirs.deleteRecursivelyQuietly(payaraTmp);

@@ -23,10 +23,32 @@ import org.eeoutbox.testkit.Ports;
 
 /**
  * Payara Micro running the example WAR as a child process, its output in a log file:
- * {@code java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar payara-micro-V.jar --deploy WAR
- * --contextroot / --port P --nohazelcast --disablephonehome --systemproperties FILE}.
+ * {@code java JVM-OPTIONS -jar payara-micro-V.jar --deploy WAR --contextroot / --port P
+ * --nohazelcast --disablephonehome --systemproperties FILE}, the JVM options chosen by a
+ * {@link Tuning}.
  */
 public final class PayaraMicro implements AutoCloseable {
+
+    /** How the Payara JVM is tuned: for steady throughput, or to start fast. */
+    public enum Tuning {
+        /**
+         * The JVM's own compilers (C1, then C2 for hot code), as a server runs in production; what
+         * the demo measures. Starts a few seconds slower and spends CPU on compiling at first.
+         */
+        THROUGHPUT("-XX:+UseSerialGC"),
+        /**
+         * C1 only ({@code -XX:TieredStopAtLevel=1}): ready sooner, for tests that start Payara often,
+         * at a steady-state cost: measured in BENCHMARKS.md, the default demo built a backlog of
+         * seconds with it and kept pace without it.
+         */
+        QUICK_START("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+
+        private final List<String> jvmOptions;
+
+        Tuning(String... jvmOptions) {
+            this.jvmOptions = List.of(jvmOptions);
+        }
+    }
 
     private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*m");
     private static final String PROBE_ID = "00000000-0000-0000-0000-000000000000";
@@ -47,19 +69,21 @@ public final class PayaraMicro implements AutoCloseable {
      * @param systemProperties a properties file: Payara's system properties, which MicroProfile
      *                         Config and {@code ${MPCONFIG=...}} in {@code @DataSourceDefinition} see
      * @param tmp              its {@code java.io.tmpdir}, where it unpacks itself and the WAR
+     * @param tuning           the JVM options
      */
-    public static PayaraMicro start(Path jar, Path war, Path systemProperties, Path log, Path tmp)
+    public static PayaraMicro start(Path jar, Path war, Path systemProperties, Path log, Path tmp, Tuning tuning)
             throws IOException {
-        return start(jar, war, systemProperties, log, tmp, Ports.free());
+        return start(jar, war, systemProperties, log, tmp, tuning, Ports.free());
     }
 
-    /** Starts Payara Micro as {@link #start(Path, Path, Path, Path, Path)} does, on HTTP port {@code port}. */
-    public static PayaraMicro start(Path jar, Path war, Path systemProperties, Path log, Path tmp, int port)
-            throws IOException {
+    /** Starts Payara Micro as {@link #start(Path, Path, Path, Path, Path, Tuning)} does, on HTTP port {@code port}. */
+    public static PayaraMicro start(Path jar, Path war, Path systemProperties, Path log, Path tmp, Tuning tuning,
+                                    int port) throws IOException {
         Files.createDirectories(tmp);
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(tuning.jvmOptions);
+        command.addAll(List.of(
                 "-Djava.io.tmpdir=" + tmp,
                 "-jar", jar.toString(),
                 "--deploy", war.toString(),

@@ -105,7 +105,7 @@ final class Rig {
         Path properties = PayaraMicro.writeSystemProperties(settings, dir.resolve(name + ".properties"),
                 "reliability test " + name);
         PayaraMicro payara = PayaraMicro.start(payaraJar, war, properties, dir.resolve(name + ".log"),
-                dir.resolve("tmp-" + name), port);
+                dir.resolve("tmp-" + name), PayaraMicro.Tuning.QUICK_START, port);
         synchronized (payaras) {
             payaras.add(payara);
         }
