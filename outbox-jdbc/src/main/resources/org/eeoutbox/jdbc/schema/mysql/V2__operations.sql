@@ -11,6 +11,12 @@
 -- - last_attempt_at: when the entry's last delivery attempt ended (NULL before the first);
 -- - outbox_attempt: the failed attempts of each entry (successes are not recorded), deleted with it;
 -- - outbox_pause: the delivery types paused cluster-wide; publishing continues while paused.
+-- It adds what per-key ordering needs:
+-- - ordering_key, ordering_seq: the entry's key and its position in the key's commit order;
+-- - outbox_key_sequence: the last sequence given out per key, locked by each publishing transaction;
+-- and what lease mode needs (deliveries outside the database transaction):
+-- - lease_owner, lease_token, lease_expires_at: who holds the entry's lease, the fencing token
+--   incremented at every claim, and when the lease ends (database clock).
 CREATE TABLE IF NOT EXISTS outbox_attempt (
     entry_id     BINARY(16)  NOT NULL,
     attempted_at DATETIME(6) NOT NULL,
@@ -31,10 +37,24 @@ CREATE TABLE IF NOT EXISTS outbox_pause (
 ) ENGINE = InnoDB
   DEFAULT CHARSET = utf8mb4
   COLLATE = utf8mb4_bin;
+CREATE TABLE IF NOT EXISTS outbox_key_sequence (
+    ordering_key VARCHAR(255) NOT NULL,
+    last_seq     BIGINT       NOT NULL,
+    PRIMARY KEY (ordering_key)
+) ENGINE = InnoDB
+  DEFAULT CHARSET = utf8mb4
+  COLLATE = utf8mb4_bin;
 -- status is a VARCHAR(16) without a check: DISCARDED needs no change to it.
 -- outbox_status_updated_idx: the purge of discarded entries and the lists of failed ones, by the
--- time of their last change.
+-- time of their last change. outbox_ordering_idx: the head of each key, its earliest entry that
+-- still blocks the key (pending, or failed under the BLOCK policy).
 ALTER TABLE outbox
     ADD COLUMN last_attempt_at DATETIME(6) NULL,
+    ADD COLUMN ordering_key VARCHAR(255) NULL,
+    ADD COLUMN ordering_seq BIGINT NULL,
+    ADD COLUMN lease_owner VARCHAR(255) NULL,
+    ADD COLUMN lease_token BIGINT NOT NULL DEFAULT 0,
+    ADD COLUMN lease_expires_at DATETIME(6) NULL,
     ADD KEY outbox_status_updated_idx (status, updated_at),
+    ADD KEY outbox_ordering_idx (ordering_key, status, ordering_seq),
     COMMENT = 'eeoutbox schema 2';

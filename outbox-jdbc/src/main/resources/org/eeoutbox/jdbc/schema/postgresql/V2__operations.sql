@@ -9,12 +9,28 @@
 -- - last_attempt_at: when the entry's last delivery attempt ended (NULL before the first);
 -- - outbox_attempt: the failed attempts of each entry (successes are not recorded), deleted with it;
 -- - outbox_pause: the delivery types paused cluster-wide; publishing continues while paused.
+-- It adds what per-key ordering needs:
+-- - ordering_key, ordering_seq: the entry's key and its position in the key's commit order;
+-- - outbox_key_sequence: the last sequence given out per key, locked by each publishing transaction;
+-- and what lease mode needs (deliveries outside the database transaction):
+-- - lease_owner, lease_token, lease_expires_at: who holds the entry's lease, the fencing token
+--   incremented at every claim, and when the lease ends (database clock).
 ALTER TABLE outbox DROP CONSTRAINT outbox_status_check;
 -- NOT VALID, then VALIDATE: the check of the existing rows does not block writers.
 ALTER TABLE outbox ADD CONSTRAINT outbox_status_check
     CHECK (status IN ('PENDING', 'DELIVERED', 'FAILED', 'DISCARDED')) NOT VALID;
 ALTER TABLE outbox VALIDATE CONSTRAINT outbox_status_check;
 ALTER TABLE outbox ADD COLUMN last_attempt_at timestamptz;
+ALTER TABLE outbox ADD COLUMN ordering_key varchar(255);
+ALTER TABLE outbox ADD COLUMN ordering_seq bigint;
+ALTER TABLE outbox ADD CONSTRAINT outbox_ordering_check CHECK ((ordering_key IS NULL) = (ordering_seq IS NULL));
+ALTER TABLE outbox ADD COLUMN lease_owner varchar(255);
+-- A constant default: no rewrite of the existing rows.
+ALTER TABLE outbox ADD COLUMN lease_token bigint NOT NULL DEFAULT 0;
+ALTER TABLE outbox ADD COLUMN lease_expires_at timestamptz;
+-- The head of each key: its earliest entry that still blocks the key (pending, or failed under the
+-- BLOCK policy). Partial, so delivered history never grows it.
+CREATE INDEX outbox_ordering_idx ON outbox (ordering_key, ordering_seq) WHERE status IN ('PENDING', 'FAILED');
 -- The purge of discarded entries, by the time they were discarded.
 CREATE INDEX outbox_discarded_idx ON outbox (updated_at) WHERE status = 'DISCARDED';
 CREATE TABLE outbox_attempt (
@@ -31,5 +47,9 @@ CREATE TABLE outbox_pause (
     delivery_type varchar(64)  NOT NULL PRIMARY KEY,
     paused_at     timestamptz  NOT NULL,
     paused_by     varchar(255) NOT NULL
+);
+CREATE TABLE outbox_key_sequence (
+    ordering_key varchar(255) NOT NULL PRIMARY KEY,
+    last_seq     bigint       NOT NULL
 );
 COMMENT ON TABLE outbox IS 'eeoutbox schema 2';
