@@ -37,7 +37,7 @@ final class BenchDatabase implements AutoCloseable {
             + "\"price\":\"5.00\"}],\"total\":\"44.80\",\"currency\":\"EUR\",\"placedAt\":\"2025-01-01T12:00:00Z\"}";
 
     private static final int SEED_CHUNK = 100_000;
-    private static final String DROP_OUTBOX_TABLES = "DROP TABLE IF EXISTS outbox_attempt, outbox_pause, outbox";
+    private static final String DROP_OUTBOX_TABLES = "DROP TABLE IF EXISTS outbox_attempt, outbox_pause, outbox_key_sequence, outbox";
     private static final AtomicLong ID_PREFIX = new AtomicLong(System.currentTimeMillis());
 
     private static final String PG_SEED = """

@@ -89,7 +89,7 @@ final class Rig {
     void dropTables() {
         try (Connection connection = database.admin().getConnection();
                 Statement statement = connection.createStatement()) {
-            statement.execute("DROP TABLE IF EXISTS outbox_attempt, outbox_pause, outbox, orders");
+            statement.execute("DROP TABLE IF EXISTS outbox_attempt, outbox_pause, outbox_key_sequence, outbox, orders");
         } catch (SQLException e) {
             throw new IllegalStateException("Cannot drop the example's tables", e);
         }
