@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executors;
 import java.util.function.Predicate;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.MessageDeliverer;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class TransportsTest {
 
     private static TransportContext context(Configuration configuration) {
-        return new RuntimeTransportContext(configuration, Runnable::run, Clock.systemUTC(),
+        return new RuntimeTransportContext(configuration, Runnable::run, Executors::defaultThreadFactory, Clock.systemUTC(),
                 new OutboxAssembly.ApplicationBeanSource() {
             @Override
             public <T> List<T> beans(Class<T> as, Predicate<Type> type) {

@@ -193,6 +193,11 @@ final class HttpMessages {
                 + ", not sent";
     }
 
+    static String clientMissing(HttpClientKind client) {
+        return "the HTTP client " + client.propertyValue() + " is not available: add "
+                + "org.apache.httpcomponents.client5:httpclient5 to the application, or use outbox.http.client=jdk";
+    }
+
     static String requestRejected(String serviceName, Throwable error) {
         return "request to HTTP service " + service(serviceName) + " could not be built: " + describe(error);
     }

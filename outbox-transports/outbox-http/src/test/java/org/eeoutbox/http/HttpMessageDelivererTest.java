@@ -40,6 +40,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import javax.net.ssl.SSLContext;
 import org.eeoutbox.DeliveryInfo;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.DeliveryResult.Delivered;
@@ -59,13 +60,21 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The deliverer against a real HTTP server in this JVM: classification, headers, limits. */
+/** The deliverer against a real HTTP server in this JVM, on each client: classification, headers, limits. */
+@ParameterizedClass(name = "[{0}]")
+@EnumSource(HttpClientKind.class)
 class HttpMessageDelivererTest {
+
+    @Parameter
+    HttpClientKind client;
 
     private static final Instant NOW = Instant.parse("2030-01-01T00:00:00Z");
     private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
@@ -371,8 +380,8 @@ class HttpMessageDelivererTest {
     @Test
     void deliverWhenCertificateIsUntrustedIsPermanentAndSendsNothing() throws Exception {
         try (HttpReceiver tls = HttpReceiver.builder().tls(TestTls.serverContext()).route("/ok", answer(200, "")).start()) {
-            HttpMessageDeliverer deliverer = track(new HttpMessageDeliverer(
-                    HttpServiceResolver.of(Map.of("secure", tls.uri())), clientExecutor, CLOCK, SETTINGS));
+            HttpMessageDeliverer deliverer = deliverer(
+                    HttpServiceResolver.of(Map.of("secure", tls.uri())), SETTINGS, null);
 
             PermanentFailure failure = assertInstanceOf(PermanentFailure.class,
                     deliverer.deliver(entry(HttpDelivery.to("secure").path("/ok").build())));
@@ -386,9 +395,8 @@ class HttpMessageDelivererTest {
     @Test
     void deliverWithSslContextTrustingTheCertificateIsDelivered() throws Exception {
         try (HttpReceiver tls = HttpReceiver.builder().tls(TestTls.serverContext()).route("/ok", answer(200, "")).start()) {
-            HttpMessageDeliverer deliverer = track(new HttpMessageDeliverer(
-                    HttpServiceResolver.of(Map.of("secure", tls.uri())), clientExecutor, CLOCK, SETTINGS,
-                    TestTls.trustingClientContext()));
+            HttpMessageDeliverer deliverer = deliverer(
+                    HttpServiceResolver.of(Map.of("secure", tls.uri())), SETTINGS, TestTls.trustingClientContext());
 
             assertInstanceOf(Delivered.class, deliverer.deliver(entry(HttpDelivery.to("secure").path("/ok").build())));
             assertEquals("/ok", tls.next().path());
@@ -407,9 +415,9 @@ class HttpMessageDelivererTest {
 
     @Test
     void deliverWhenResolverThrowsIsRetriable() {
-        HttpMessageDeliverer deliverer = track(new HttpMessageDeliverer(name -> {
+        HttpMessageDeliverer deliverer = deliverer(name -> {
             throw new IllegalStateException("config source down");
-        }, clientExecutor, CLOCK, SETTINGS));
+        }, SETTINGS, null);
 
         RetriableFailure failure = assertInstanceOf(RetriableFailure.class,
                 deliverer.deliver(entry(HttpDelivery.to("receiver").path("/ok").build())));
@@ -419,8 +427,8 @@ class HttpMessageDelivererTest {
 
     @Test
     void deliverWhenResolverGivesInvalidBaseUrlIsPermanent() {
-        HttpMessageDeliverer deliverer = track(new HttpMessageDeliverer(
-                name -> Optional.of(URI.create("http://user:secret@127.0.0.1/")), clientExecutor, CLOCK, SETTINGS));
+        HttpMessageDeliverer deliverer = deliverer(
+                name -> Optional.of(URI.create("http://user:secret@127.0.0.1/")), SETTINGS, null);
 
         PermanentFailure failure = assertInstanceOf(PermanentFailure.class,
                 deliverer.deliver(entry(HttpDelivery.to("receiver").path("/ok").build())));
@@ -679,7 +687,13 @@ class HttpMessageDelivererTest {
     }
 
     private HttpMessageDeliverer deliverer(HttpDelivererSettings settings) {
-        return track(new HttpMessageDeliverer(resolver, clientExecutor, CLOCK, settings));
+        return deliverer(resolver, settings, null);
+    }
+
+    private HttpMessageDeliverer deliverer(HttpServiceResolver resolver, HttpDelivererSettings settings,
+                                           SSLContext sslContext) {
+        return track(new HttpMessageDeliverer(resolver, client, clientExecutor, Executors.defaultThreadFactory(), CLOCK,
+                settings, sslContext));
     }
 
     private HttpMessageDeliverer track(HttpMessageDeliverer deliverer) {
