@@ -393,6 +393,22 @@ class HttpMessageDelivererTest {
     }
 
     @Test
+    void deliverWhenCertificateNamesAnotherHostIsPermanentAndSendsNothing() throws Exception {
+        try (HttpReceiver tls = HttpReceiver.builder().tls(TestTls.serverContext(TestTls.OTHER_HOST_NAMES))
+                .route("/ok", answer(200, "")).start()) {
+            HttpMessageDeliverer deliverer = deliverer(HttpServiceResolver.of(Map.of("secure", tls.uri())), SETTINGS,
+                    TestTls.trustingClientContext(TestTls.OTHER_HOST_NAMES));
+
+            PermanentFailure failure = assertInstanceOf(PermanentFailure.class,
+                    deliverer.deliver(entry(HttpDelivery.to("secure").path("/ok").build())));
+
+            assertTrue(failure.reason().startsWith("TLS failure with HTTP service 'secure': javax.net.ssl."),
+                    failure.reason());
+            assertEquals(0, tls.pending());
+        }
+    }
+
+    @Test
     void deliverWithSslContextTrustingTheCertificateIsDelivered() throws Exception {
         try (HttpReceiver tls = HttpReceiver.builder().tls(TestTls.serverContext()).route("/ok", answer(200, "")).start()) {
             HttpMessageDeliverer deliverer = deliverer(
