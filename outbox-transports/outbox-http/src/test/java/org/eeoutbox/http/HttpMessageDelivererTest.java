@@ -35,6 +35,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -689,6 +690,25 @@ class HttpMessageDelivererTest {
                 deliverer.deliver(entry(HttpDelivery.to("receiver").path("/ok").build())));
         assertEquals(NOW.plusSeconds(1), postponed.notBefore());
         assertEquals(0, receiver.pending());
+    }
+
+    @Test
+    void closeEndsEveryThreadTheClientMadeThroughTheFactory() {
+        List<Thread> made = new CopyOnWriteArrayList<>();
+        ThreadFactory recording = task -> {
+            Thread thread = Executors.defaultThreadFactory().newThread(task);
+            made.add(thread);
+            return thread;
+        };
+        HttpMessageDeliverer deliverer = new HttpMessageDeliverer(resolver, client, clientExecutor, recording, CLOCK,
+                SETTINGS, null);
+        assertInstanceOf(Delivered.class, deliverer.deliver(entry(HttpDelivery.to("receiver").path("/ok").build())));
+
+        deliverer.close();
+
+        assertEquals(client == HttpClientKind.APACHE, !made.isEmpty(), "threads made through the factory: " + made);
+        Await.until(Duration.ofSeconds(10), Duration.ofMillis(20), () -> made.stream().noneMatch(Thread::isAlive),
+                () -> "alive after close: " + made.stream().filter(Thread::isAlive).toList());
     }
 
     @Test
