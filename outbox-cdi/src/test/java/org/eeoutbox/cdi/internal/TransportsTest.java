@@ -60,6 +60,29 @@ class TransportsTest {
         assertTrue(configuration.problems().get(0).startsWith("outbox.sms.timeout=2m is invalid"));
     }
 
+    /** This module's tests run without the optional Apache HttpClient jar, as an application may. */
+    @Test
+    void withoutApacheHttpClientAutoIsTheJdkClientAndApacheIsAProblemNamingTheArtifact() throws Exception {
+        Transports transports = Transports.load(getClass().getClassLoader());
+        Configuration auto = Configuration.of(Map.of());
+        transports.check(auto);
+        List<MessageDeliverer> created = transports.create(context(auto));
+        try {
+            assertTrue(created.stream().anyMatch(deliverer -> deliverer.toString()
+                    .startsWith("HttpMessageDeliverer[jdk client")), created.toString());
+        } finally {
+            for (MessageDeliverer deliverer : created) {
+                ((AutoCloseable) deliverer).close();
+            }
+        }
+
+        Configuration apache = Configuration.of(Map.of("outbox.http.client", "apache"));
+        transports.check(apache);
+
+        assertEquals(List.of("outbox.http.client=apache is invalid: org.apache.httpcomponents.client5:httpclient5 is "
+                + "not on the application's class path (add it, or use jdk)"), apache.problems());
+    }
+
     @Test
     void aFailingTransportClosesTheDeliverersAlreadyCreated() {
         Closing first = new Closing();

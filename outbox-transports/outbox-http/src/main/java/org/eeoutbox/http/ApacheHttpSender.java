@@ -50,9 +50,6 @@ import org.apache.hc.core5.util.Timeout;
  */
 final class ApacheHttpSender implements HttpSender {
 
-    /** The class whose presence makes this sender available. */
-    static final String CLIENT_CLASS = "org.apache.hc.client5.http.impl.async.HttpAsyncClients";
-
     private static final Logger LOG = System.getLogger(HttpMessageDeliverer.class.getName());
     private static final TimeValue CLOSE_WAIT = TimeValue.ofSeconds(5);
 
@@ -91,16 +88,6 @@ final class ApacheHttpSender implements HttpSender {
                 .disableContentCompression()
                 .build();
         client.start();
-    }
-
-    /** Whether Apache HttpClient 5 can be loaded by the class loader of this module. */
-    static boolean isPresent() {
-        try {
-            Class.forName(CLIENT_CLASS, false, ApacheHttpSender.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
     }
 
     @Override

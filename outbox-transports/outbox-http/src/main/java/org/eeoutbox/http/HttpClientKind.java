@@ -26,9 +26,22 @@ public enum HttpClientKind {
      */
     APACHE;
 
-    /** Whether the client's classes can be loaded. */
+    /** A class of Apache HttpClient 5, looked for by name. */
+    private static final String APACHE_CLIENT_CLASS = "org.apache.hc.client5.http.impl.async.HttpAsyncClients";
+
+    /** Whether the client's classes can be loaded by the class loader of this module. */
     public boolean isAvailable() {
-        return this == JDK || ApacheHttpSender.isPresent();
+        if (this == JDK) {
+            return true;
+        }
+        // By name, and not through ApacheHttpSender: loading that class links it against Apache
+        // HttpClient, which fails with NoClassDefFoundError when the optional jar is absent.
+        try {
+            Class.forName(APACHE_CLIENT_CLASS, false, HttpClientKind.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 
     /** {@link #APACHE} when available, else {@link #JDK}: what {@code outbox.http.client=auto} picks. */
@@ -41,7 +54,10 @@ public enum HttpClientKind {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** Creates the sender; the caller has checked {@link #isAvailable()}. */
+    /**
+     * Creates the sender; the caller has checked {@link #isAvailable()}. {@link ApacheHttpSender} is
+     * loaded only when this runs for {@link #APACHE}.
+     */
     HttpSender sender(Executor executor, ThreadFactory threads, HttpDelivererSettings settings,
                       SSLContext sslContext) {
         return switch (this) {
