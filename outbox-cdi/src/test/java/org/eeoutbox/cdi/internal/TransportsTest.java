@@ -79,8 +79,9 @@ class TransportsTest {
         Configuration apache = Configuration.of(Map.of("outbox.http.client", "apache"));
         transports.check(apache);
 
-        assertEquals(List.of("outbox.http.client=apache is invalid: org.apache.httpcomponents.client5:httpclient5 is "
-                + "not on the application's class path (add it, or use jdk)"), apache.problems());
+        assertEquals(List.of("outbox.http.client=apache is invalid: org.apache.httpcomponents.client5:httpclient5 (the "
+                + "apache HTTP client) is not on the application's class path: add it, or use the jdk client"),
+                apache.problems());
     }
 
     @Test

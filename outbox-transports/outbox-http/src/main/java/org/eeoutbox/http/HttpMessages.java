@@ -193,9 +193,10 @@ final class HttpMessages {
                 + ", not sent";
     }
 
+    /** Why {@code client} cannot be used: its artifact is missing, and what to do instead. */
     static String clientMissing(HttpClientKind client) {
-        return "the HTTP client " + client.propertyValue() + " is not available: add "
-                + "org.apache.httpcomponents.client5:httpclient5 to the application, or use outbox.http.client=jdk";
+        return "org.apache.httpcomponents.client5:httpclient5 (the " + client.propertyValue() + " HTTP client) is not "
+                + "on the application's class path: add it, or use the jdk client";
     }
 
     static String requestRejected(String serviceName, Throwable error) {

@@ -103,9 +103,7 @@ public final class HttpTransportProvider implements TransportProvider {
         }
         HttpClientKind client = value.equalsIgnoreCase("apache") ? HttpClientKind.APACHE : HttpClientKind.JDK;
         if (!client.isAvailable()) {
-            configuration.problem(CLIENT.name() + "=" + value + " is invalid: "
-                    + "org.apache.httpcomponents.client5:httpclient5 is not on the application's class path "
-                    + "(add it, or use jdk)");
+            configuration.problem(CLIENT.name() + "=" + value + " is invalid: " + HttpMessages.clientMissing(client));
             return HttpClientKind.JDK;
         }
         return client;
