@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObjectBuilder;
@@ -17,6 +18,10 @@ import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.StringReader;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -376,6 +381,41 @@ class HttpMessageDelivererTest {
         RetriableFailure failure = assertInstanceOf(RetriableFailure.class,
                 deliverer(SETTINGS).deliver(entry(HttpDelivery.to("refused").path("/ok").build())));
         assertTrue(failure.reason().startsWith("could not connect to HTTP service 'refused'"), failure.reason());
+    }
+
+    @Test
+    void deliverWhenNoConnectionIsAcceptedWithinTheConnectTimeoutIsRetriable() throws IOException {
+        try (ServerSocket jammed = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            List<Socket> queued = new ArrayList<>();
+            try {
+                // Fill the accept queue that nobody takes from: Linux then drops further SYNs, so a
+                // connect waits instead of failing.
+                boolean full = false;
+                for (int i = 0; i < 8 && !full; i++) {
+                    Socket socket = new Socket();
+                    queued.add(socket);
+                    try {
+                        socket.connect(jammed.getLocalSocketAddress(), 200);
+                    } catch (SocketTimeoutException e) {
+                        full = true;
+                    }
+                }
+                assumeTrue(full, "this OS does not leave a connect to a full accept queue waiting");
+                HttpDelivererSettings settings = QUICK.withConnectTimeout(Duration.ofMillis(300));
+                HttpMessageDeliverer deliverer = deliverer(HttpServiceResolver.of(Map.of("jammed",
+                        URI.create("http://127.0.0.1:" + jammed.getLocalPort()))), settings, null);
+
+                RetriableFailure failure = assertInstanceOf(RetriableFailure.class,
+                        deliverer.deliver(entry(HttpDelivery.to("jammed").path("/ok").build())));
+
+                assertEquals("could not connect to HTTP service 'jammed' within the connect timeout of PT0.3S",
+                        failure.reason());
+            } finally {
+                for (Socket socket : queued) {
+                    socket.close();
+                }
+            }
+        }
     }
 
     @Test
