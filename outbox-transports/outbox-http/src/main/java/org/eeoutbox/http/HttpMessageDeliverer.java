@@ -32,8 +32,9 @@ import org.eeoutbox.OutboxHeaders;
 
 /**
  * Delivers {@link HttpDelivery} entries (delivery type {@value HttpDelivery#DELIVERY_TYPE}) with
- * the JDK {@link HttpClient} or Apache HttpClient 5 ({@link HttpClientKind}): the payload is the request body, sent to the base URL that the
- * {@link HttpServiceResolver} gives for the entry's service plus the entry's path.
+ * the JDK {@link HttpClient} or Apache HttpClient 5 ({@link HttpClientKind}): the payload is the
+ * request body, sent to the base URL that the {@link HttpServiceResolver} gives for the entry's
+ * service plus the entry's path.
  *
  * <h2>Classification</h2>
  * <table>

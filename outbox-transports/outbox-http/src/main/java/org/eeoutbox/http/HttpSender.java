@@ -24,8 +24,9 @@ interface HttpSender extends AutoCloseable {
      * {@link java.net.ConnectException} when the connection was refused, another
      * {@link java.io.IOException} for any other I/O failure.
      *
-     * @throws IllegalArgumentException if the client refuses the request before sending it
-     * @throws IllegalStateException    if the sender is closed
+     * @throws IllegalArgumentException if the client refuses the request before sending it; after
+     *                                  {@link #close()} what a call does is the client's (the
+     *                                  deliverer never sends once closed)
      */
     Exchange send(OutgoingRequest request);
 
