@@ -70,7 +70,8 @@ public final class Bench {
     /** The options; see {@link #USAGE}. */
     record Options(boolean quick, List<String> families, List<String> databases, int rounds, int rows,
                    List<Integer> batchSizes, List<Integer> workers, int httpRows, List<Integer> httpLatencies,
-                   List<Integer> httpWorkers, List<HttpClientKind> httpClients, int kafkaRows, List<Integer> kafkaWorkers, int publishTransactions,
+                   List<Integer> httpWorkers, List<HttpClientKind> httpClients, int kafkaRows,
+                   List<Integer> kafkaWorkers, int publishTransactions,
                    List<Integer> publishWorkers, int historyRows, int scaleRows, int warmUpSeconds,
                    boolean diagnose) {
 

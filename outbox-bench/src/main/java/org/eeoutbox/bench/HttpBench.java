@@ -65,11 +65,12 @@ final class HttpBench {
         try (HttpReceiver receiver = HttpReceiver.builder().name("bench-receiver").backlog(1024).recording(false)
                      .start()) {
             for (HttpClientKind client : options.httpClients()) {
-                try (HttpMessageDeliverer deliverer = deliverer(client, HttpServiceResolver.of(Map.of(SERVICE,
-                             receiver.uri())), clientThreads);
-                     HttpMessageDeliverer dressed = deliverer(client, HttpServiceResolver.of(Map.of(SERVICE,
-                             receiver.uri()), Map.of(SERVICE, new HttpServiceOptions(WebhookSigner.of(List.of(SIGNING_SECRET)),
-                             CloudEvent.Mode.BINARY, CloudEvent.DEFAULT_SOURCE))), clientThreads)) {
+                HttpServiceOptions signedCloudEvents = new HttpServiceOptions(
+                        WebhookSigner.of(List.of(SIGNING_SECRET)), CloudEvent.Mode.BINARY, CloudEvent.DEFAULT_SOURCE);
+                try (HttpMessageDeliverer deliverer = deliverer(client,
+                             HttpServiceResolver.of(Map.of(SERVICE, receiver.uri())), clientThreads);
+                     HttpMessageDeliverer dressed = deliverer(client, HttpServiceResolver.of(
+                             Map.of(SERVICE, receiver.uri()), Map.of(SERVICE, signedCloudEvents)), clientThreads)) {
                     run(runner, pg, options, executor, receiver, client, deliverer, dressed, clientThreads);
                 }
             }

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 class TransportsTest {
 
     private static TransportContext context(Configuration configuration) {
-        return new RuntimeTransportContext(configuration, Runnable::run, Executors::defaultThreadFactory, Clock.systemUTC(),
+        return new RuntimeTransportContext(configuration, Runnable::run, Executors::defaultThreadFactory,
+                Clock.systemUTC(),
                 new OutboxAssembly.ApplicationBeanSource() {
             @Override
             public <T> List<T> beans(Class<T> as, Predicate<Type> type) {

@@ -31,7 +31,8 @@ public final class HttpTransportProvider implements TransportProvider {
     private static final Logger LOG = System.getLogger(HttpTransportProvider.class.getName());
     private static final String SERVICE_PREFIX = "outbox.http.service.";
 
-    static final Property<String> CLIENT = Property.oneOf("outbox.http.client", "auto", List.of("auto", "jdk", "apache"),
+    static final Property<String> CLIENT = Property.oneOf("outbox.http.client", "auto",
+            List.of("auto", "jdk", "apache"),
             "The HTTP client: Apache HttpClient 5 (needs org.apache.httpcomponents.client5:httpclient5 in the "
                     + "application; its threads come from the managed thread factory), the JDK HttpClient (no "
                     + "dependency), or auto: apache when present, else jdk.");
@@ -69,7 +70,8 @@ public final class HttpTransportProvider implements TransportProvider {
 
     @Override
     public List<Property<?>> properties() {
-        return List.of(CLIENT, CONNECT_TIMEOUT, REQUEST_TIMEOUT, MAX_IN_FLIGHT, SERVICE_URL, SIGNING_SECRET, CLOUD_EVENTS);
+        return List.of(CLIENT, CONNECT_TIMEOUT, REQUEST_TIMEOUT, MAX_IN_FLIGHT, SERVICE_URL, SIGNING_SECRET,
+                CLOUD_EVENTS);
     }
 
     @Override
@@ -90,7 +92,8 @@ public final class HttpTransportProvider implements TransportProvider {
         LOG.log(Level.INFO, "Outbox HTTP client: {0}, services: {1}, options: {2}", client.propertyValue(), services,
                 options);
         // The JDK client makes no threads through the factory: the managed one is looked up only when used.
-        ThreadFactory threads = client == HttpClientKind.APACHE ? context.threadFactory() : Executors.defaultThreadFactory();
+        ThreadFactory threads = client == HttpClientKind.APACHE ? context.threadFactory()
+                : Executors.defaultThreadFactory();
         return Optional.of(new HttpMessageDeliverer(HttpServiceResolver.of(services, options), client,
                 context.executor(), threads, context.clock(), settings, null));
     }
