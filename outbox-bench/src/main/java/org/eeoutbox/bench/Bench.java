@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -22,6 +23,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.logging.LogManager;
+import org.eeoutbox.http.HttpClientKind;
 import org.eeoutbox.testkit.KafkaBroker;
 import org.eeoutbox.testkit.TestDatabase;
 import org.eeoutbox.testkit.TestDatabases;
@@ -49,6 +51,8 @@ public final class Bench {
               --batch=N,...         drain batch sizes (default 10,100,500)
               --workers=N,...       drain workers (default 1,2,4)
               --http-rows=N         messages per HTTP round (default 5000; quick 1000)
+              --http-client=C,...   the engine's HTTP clients, of: apache,jdk (default apache); the
+                                    baseline is always the bare JDK client
               --kafka-rows=N        messages per Kafka round (default 50000; quick 10000)
               --publish-tx=N        business transactions per publish round (default 2000)
               --publish-workers=N,... threads running business transactions (default 1)
@@ -66,7 +70,8 @@ public final class Bench {
     /** The options; see {@link #USAGE}. */
     record Options(boolean quick, List<String> families, List<String> databases, int rounds, int rows,
                    List<Integer> batchSizes, List<Integer> workers, int httpRows, List<Integer> httpLatencies,
-                   List<Integer> httpWorkers, int kafkaRows, List<Integer> kafkaWorkers, int publishTransactions,
+                   List<Integer> httpWorkers, List<HttpClientKind> httpClients, int kafkaRows,
+                   List<Integer> kafkaWorkers, int publishTransactions,
                    List<Integer> publishWorkers, int historyRows, int scaleRows, int warmUpSeconds,
                    boolean diagnose) {
 
@@ -91,6 +96,8 @@ public final class Bench {
                     number(given.remove("http-rows"), quick ? 1_000 : 5_000),
                     quick ? List.of(0) : List.of(0, 20),
                     quick ? List.of(1) : List.of(1, 4),
+                    words(given.remove("http-client"), List.of("apache")).stream()
+                            .map(word -> HttpClientKind.valueOf(word.toUpperCase(Locale.ROOT))).toList(),
                     number(given.remove("kafka-rows"), quick ? 10_000 : 50_000),
                     quick ? List.of(1) : List.of(1, 4),
                     number(given.remove("publish-tx"), 2_000),

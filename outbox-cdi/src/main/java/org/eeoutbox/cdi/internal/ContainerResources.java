@@ -4,6 +4,7 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.UserTransaction;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import javax.sql.DataSource;
 
 /**
@@ -23,6 +24,9 @@ interface ContainerResources {
 
     /** The ManagedScheduledExecutorService named by {@code outbox.managed-scheduled-executor}. */
     ScheduledExecutorService managedScheduledExecutor(String name);
+
+    /** The platform's default ManagedThreadFactory, for transports whose client runs threads of its own. */
+    ThreadFactory managedThreadFactory();
 
     /** The Enterprise Beans timer trigger of {@code outbox-ejb} ({@code outbox.trigger=ejb-timer}). */
     OutboxTrigger ejbTimerTrigger();

@@ -2,11 +2,13 @@ package org.eeoutbox.cdi.internal;
 
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.UserTransaction;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import javax.sql.DataSource;
@@ -35,6 +37,11 @@ final class JndiResources implements ContainerResources {
     @Override
     public ScheduledExecutorService managedScheduledExecutor(String name) {
         return lookup(name, ManagedScheduledExecutorService.class, OutboxSettings.SCHEDULED_EXECUTOR.name());
+    }
+
+    @Override
+    public ThreadFactory managedThreadFactory() {
+        return lookup("java:comp/DefaultManagedThreadFactory", ManagedThreadFactory.class, null);
     }
 
     @Override

@@ -101,7 +101,8 @@ final class OutboxAssembly {
         TransactionRunner transactions = new ContainerTransactionRunner(requiresNew,
                 TransactionTimeout.of(settings.transactionTimeout(), resources.userTransaction()));
         List<MessageDeliverer> created = transports.create(
-                new RuntimeTransportContext(configuration, executor, clock, applicationBeans));
+                new RuntimeTransportContext(configuration, executor, resources::managedThreadFactory, clock,
+                        applicationBeans));
         try {
             List<MessageDeliverer> deliverers = new ArrayList<>(applicationBeans.beans(MessageDeliverer.class,
                     MessageDeliverer.class::equals));

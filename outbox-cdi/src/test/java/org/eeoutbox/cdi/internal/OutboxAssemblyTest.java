@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Predicate;
 import javax.sql.DataSource;
 import org.eeoutbox.DeliveryResult;
@@ -170,6 +171,11 @@ class OutboxAssemblyTest {
         public ScheduledExecutorService managedScheduledExecutor(String name) {
             assertEquals("java:comp/DefaultManagedScheduledExecutorService", name);
             return recording(scheduled);
+        }
+
+        @Override
+        public ThreadFactory managedThreadFactory() {
+            return Executors.defaultThreadFactory();
         }
 
         @Override

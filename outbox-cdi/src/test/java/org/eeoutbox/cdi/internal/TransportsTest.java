@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executors;
 import java.util.function.Predicate;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.MessageDeliverer;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.Test;
 class TransportsTest {
 
     private static TransportContext context(Configuration configuration) {
-        return new RuntimeTransportContext(configuration, Runnable::run, Clock.systemUTC(),
+        return new RuntimeTransportContext(configuration, Runnable::run, Executors::defaultThreadFactory,
+                Clock.systemUTC(),
                 new OutboxAssembly.ApplicationBeanSource() {
             @Override
             public <T> List<T> beans(Class<T> as, Predicate<Type> type) {
@@ -57,6 +59,30 @@ class TransportsTest {
 
         assertEquals(1, configuration.problems().size());
         assertTrue(configuration.problems().get(0).startsWith("outbox.sms.timeout=2m is invalid"));
+    }
+
+    /** This module's tests run without the optional Apache HttpClient jar, as an application may. */
+    @Test
+    void withoutApacheHttpClientAutoIsTheJdkClientAndApacheIsAProblemNamingTheArtifact() throws Exception {
+        Transports transports = Transports.load(getClass().getClassLoader());
+        Configuration auto = Configuration.of(Map.of());
+        transports.check(auto);
+        List<MessageDeliverer> created = transports.create(context(auto));
+        try {
+            assertTrue(created.stream().anyMatch(deliverer -> deliverer.toString()
+                    .startsWith("HttpMessageDeliverer[jdk client")), created.toString());
+        } finally {
+            for (MessageDeliverer deliverer : created) {
+                ((AutoCloseable) deliverer).close();
+            }
+        }
+
+        Configuration apache = Configuration.of(Map.of("outbox.http.client", "apache"));
+        transports.check(apache);
+
+        assertEquals(List.of("outbox.http.client=apache is invalid: org.apache.httpcomponents.client5:httpclient5 (the "
+                + "apache HTTP client) is not on the application's class path: add it, or use the jdk client"),
+                apache.problems());
     }
 
     @Test

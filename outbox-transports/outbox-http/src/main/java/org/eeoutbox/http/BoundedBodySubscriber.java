@@ -2,45 +2,32 @@ package org.eeoutbox.http;
 
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
 
 /**
- * A body subscriber that keeps at most {@code limit} bytes of a response body. As soon as more
- * arrives it cancels its subscription, which makes the client close the connection instead of
- * reading on, and completes with the prefix: a huge body is never read whole, let alone
- * buffered. Bodies that fit end normally, so their connection stays reusable.
+ * A JDK {@code HttpClient} body subscriber that keeps at most {@code limit} bytes of a response
+ * body. As soon as more arrives it cancels its subscription, which makes the client close the
+ * connection instead of reading on, and completes with the prefix: a huge body is never read
+ * whole, let alone buffered. Bodies that fit end normally, so their connection stays reusable.
  *
  * <p>{@link #finishEarly()} ends it from another thread, with what has arrived so far, for a
  * response whose body stalls past the attempt's deadline. Thread-safe.
  */
-final class BoundedBodySubscriber implements HttpResponse.BodySubscriber<BoundedBodySubscriber.Prefix> {
+final class BoundedBodySubscriber implements HttpResponse.BodySubscriber<BodyPrefix> {
 
-    /**
-     * The first bytes of a body.
-     *
-     * @param bytes     at most the limit
-     * @param truncated whether the body went on (or may have gone on) past {@code bytes}
-     */
-    record Prefix(byte[] bytes, boolean truncated) {
-    }
-
-    private final byte[] buffer;
-    private final CompletableFuture<Prefix> body = new CompletableFuture<>();
+    private final BodyPrefix.Collector collector;
+    private final CompletableFuture<BodyPrefix> body = new CompletableFuture<>();
     private Flow.Subscription subscription;
-    private int size;
-    private boolean finished;
-    private boolean truncated;
 
     BoundedBodySubscriber(int limit) {
-        this.buffer = new byte[limit];
+        this.collector = new BodyPrefix.Collector(limit);
     }
 
     @Override
-    public CompletionStage<Prefix> getBody() {
+    public CompletionStage<BodyPrefix> getBody() {
         return body;
     }
 
@@ -48,7 +35,7 @@ final class BoundedBodySubscriber implements HttpResponse.BodySubscriber<Bounded
     public void onSubscribe(Flow.Subscription newSubscription) {
         boolean cancel;
         synchronized (this) {
-            cancel = subscription != null || finished;
+            cancel = subscription != null || collector.isFinished();
             if (!cancel) {
                 subscription = newSubscription;
             }
@@ -62,61 +49,45 @@ final class BoundedBodySubscriber implements HttpResponse.BodySubscriber<Bounded
 
     @Override
     public void onNext(List<ByteBuffer> items) {
-        Prefix full = null;
-        synchronized (this) {
-            if (finished) {
+        if (collector.isFinished()) {
+            return;
+        }
+        for (ByteBuffer item : items) {
+            BodyPrefix full = collector.append(item);
+            if (full != null) {
+                subscription.cancel();
+                body.complete(full);
                 return;
             }
-            for (ByteBuffer item : items) {
-                int n = Math.min(item.remaining(), buffer.length - size);
-                item.get(buffer, size, n);
-                size += n;
-                if (item.hasRemaining()) {
-                    full = finish(true);
-                    break;
-                }
-            }
         }
-        if (full != null) {
-            subscription.cancel();
-            body.complete(full);
-        } else {
-            subscription.request(1);
-        }
+        subscription.request(1);
     }
 
     @Override
     public void onError(Throwable error) {
-        synchronized (this) {
-            finished = true;
-        }
+        collector.cut();
         body.completeExceptionally(error);
     }
 
     @Override
     public void onComplete() {
-        Prefix prefix;
-        synchronized (this) {
-            if (finished) {
-                return;
-            }
-            prefix = finish(false);
+        BodyPrefix prefix = collector.end();
+        if (prefix != null) {
+            body.complete(prefix);
         }
-        body.complete(prefix);
     }
 
     /**
      * Stops reading, completes with the bytes received so far (marked truncated) unless the
      * body had already ended, and returns the bytes received.
      */
-    Prefix finishEarly() {
-        Prefix prefix;
+    BodyPrefix finishEarly() {
+        if (collector.isFinished()) {
+            return collector.cut();
+        }
+        BodyPrefix prefix = collector.cut();
         Flow.Subscription toCancel;
         synchronized (this) {
-            if (finished) {
-                return new Prefix(Arrays.copyOf(buffer, size), truncated);
-            }
-            prefix = finish(true);
             toCancel = subscription;
         }
         if (toCancel != null) {
@@ -124,11 +95,5 @@ final class BoundedBodySubscriber implements HttpResponse.BodySubscriber<Bounded
         }
         body.complete(prefix);
         return prefix;
-    }
-
-    private Prefix finish(boolean cut) {
-        finished = true;
-        truncated = cut;
-        return new Prefix(Arrays.copyOf(buffer, size), cut);
     }
 }

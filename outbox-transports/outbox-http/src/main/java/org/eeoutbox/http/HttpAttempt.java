@@ -1,7 +1,5 @@
 package org.eeoutbox.http;
 
-import java.net.http.HttpResponse;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eeoutbox.DeliveryResult;
@@ -9,12 +7,12 @@ import org.eeoutbox.OutboxEntry;
 
 /**
  * One request of a {@link HttpMessageDeliverer#deliverBatch} call: its entry and service, its
- * deadline, what has arrived of its response, and its outcome once decided. It holds one of the
- * deliverer's in-flight permits from creation until {@link #release()}, which returns the permit
- * exactly once whoever calls it.
+ * deadline, its exchange with the {@link HttpSender}, and its outcome once decided. It holds one
+ * of the deliverer's in-flight permits from creation until {@link #release()}, which returns the
+ * permit exactly once whoever calls it.
  *
- * <p>Created, sent and decided by the calling thread; the client's threads set {@link #info} and
- * {@link #body} (volatile) and call {@link #release()} (thread-safe). Nothing here throws.
+ * <p>Created, sent and decided by the calling thread; the client's threads call
+ * {@link #release()} (thread-safe). Nothing here throws.
  */
 final class HttpAttempt {
 
@@ -24,12 +22,8 @@ final class HttpAttempt {
     final long deadline;
     private final Semaphore permits;
     private final AtomicBoolean released = new AtomicBoolean();
-    /** The response's status line and headers, once they arrived. */
-    volatile HttpResponse.ResponseInfo info;
-    /** The subscriber reading the response body, once the headers arrived. */
-    volatile BoundedBodySubscriber body;
-    /** The exchange; null until sent, and when {@code sendAsync} threw. */
-    CompletableFuture<HttpResponse<BoundedBodySubscriber.Prefix>> future;
+    /** The exchange; null until sent, and when the sender threw. */
+    HttpSender.Exchange exchange;
     /** The outcome, once decided before the batch waits for it. */
     DeliveryResult result;
 
@@ -42,7 +36,7 @@ final class HttpAttempt {
 
     /** Whether the request is in flight without an outcome. */
     boolean pending() {
-        return result == null && future != null && !future.isDone();
+        return result == null && exchange != null && !exchange.reply().isDone();
     }
 
     /** Returns the permit, the first time only. */

@@ -6,9 +6,6 @@ import java.lang.System.Logger.Level;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpHeaders;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,7 +17,9 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -33,8 +32,9 @@ import org.eeoutbox.OutboxHeaders;
 
 /**
  * Delivers {@link HttpDelivery} entries (delivery type {@value HttpDelivery#DELIVERY_TYPE}) with
- * the JDK {@link HttpClient}: the payload is the request body, sent to the base URL that the
- * {@link HttpServiceResolver} gives for the entry's service plus the entry's path.
+ * the JDK {@link HttpClient} or Apache HttpClient 5 ({@link HttpClientKind}): the payload is the
+ * request body, sent to the base URL that the {@link HttpServiceResolver} gives for the entry's
+ * service plus the entry's path.
  *
  * <h2>Classification</h2>
  * <table>
@@ -48,7 +48,8 @@ import org.eeoutbox.OutboxHeaders;
  *       <td>{@link DeliveryResult.PermanentFailure}</td></tr>
  *   <tr><td>connection failure ({@link ConnectException}) or other {@link IOException}</td>
  *       <td>retriable</td></tr>
- *   <tr><td>timeout ({@link HttpTimeoutException}, connect or request), or no complete
+ *   <tr><td>timeout ({@link java.net.http.HttpTimeoutException}, connect or request; with Apache
+ *       HttpClient, no data for the request timeout), or no complete
  *       response within {@link HttpDelivererSettings#attemptTimeout()}</td><td>retriable</td></tr>
  *   <tr><td>TLS failure: an {@link SSLException} (or subclass) anywhere in the cause chain,
  *       such as an untrusted certificate or a host name mismatch</td><td>permanent</td></tr>
@@ -77,16 +78,17 @@ import org.eeoutbox.OutboxHeaders;
  * stay on the base URL's scheme, host and port, below its path.
  *
  * <h2>Concurrency</h2>
- * {@link #deliverBatch} sends the whole batch at once with {@code sendAsync}, at most
+ * {@link #deliverBatch} sends the whole batch at once, asynchronously, at most
  * {@link HttpDelivererSettings#maxInFlight()} requests in flight across all callers of this
  * deliverer (the calling thread waits for a permit), and returns the results in input order.
  * Every attempt ends within {@link HttpDelivererSettings#attemptTimeout()}, its response body
  * included, so one slow receiver never holds up the others' results beyond that.
  *
- * <p>The client runs its asynchronous work on the {@link Executor} given to the constructor;
- * inside a server pass a managed executor. The deliverer never shuts it down: its owner does.
- * The JDK client keeps one selector thread of its own, which ends once the deliverer is closed
- * (Java 21 and later) or unreachable.
+ * <p>The JDK client runs its asynchronous work on the {@link Executor} given to the constructor
+ * and keeps one selector thread of its own, which ends once the deliverer is closed (Java 21 and
+ * later) or unreachable. Apache HttpClient runs on threads from the {@link ThreadFactory} given
+ * to the constructor, which end when the deliverer is closed. Inside a server pass a managed
+ * executor and a managed thread factory. The deliverer never shuts either down: its owner does.
  *
  * <p>Thread-safe. {@link #deliver} and {@link #deliverBatch} never throw (save
  * {@link NullPointerException} for a {@code null} argument): every failure is a
@@ -104,14 +106,14 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
     private final HttpServiceResolver resolver;
     private final Clock clock;
     private final HttpDelivererSettings settings;
-    private final HttpClient client;
+    private final HttpSender sender;
     private final Semaphore permits;
     private final long attemptTimeoutNanos;
     private volatile boolean closed;
 
     /**
-     * Creates a deliverer that verifies TLS certificates against the JVM's default
-     * {@link SSLContext}.
+     * Creates a deliverer on the JDK client that verifies TLS certificates against the JVM's
+     * default {@link SSLContext}.
      *
      * @see #HttpMessageDeliverer(HttpServiceResolver, Executor, Clock, HttpDelivererSettings, SSLContext)
      */
@@ -121,9 +123,23 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
     }
 
     /**
+     * Creates a deliverer on the JDK client.
+     *
+     * @see #HttpMessageDeliverer(HttpServiceResolver, HttpClientKind, Executor, ThreadFactory, Clock,
+     *      HttpDelivererSettings, SSLContext)
+     */
+    public HttpMessageDeliverer(HttpServiceResolver resolver, Executor executor, Clock clock,
+                                HttpDelivererSettings settings, SSLContext sslContext) {
+        this(resolver, HttpClientKind.JDK, executor, Executors.defaultThreadFactory(), clock, settings, sslContext);
+    }
+
+    /**
      * Creates a deliverer.
      *
      * @param resolver   maps service names to base URLs
+     * @param client     the HTTP client to send with
+     * @param threads    makes the threads of {@link HttpClientKind#APACHE}; a managed thread factory
+     *                   inside a server. Owned by the caller; unused by the JDK client
      * @param executor   runs the client's asynchronous work; a managed executor inside a server.
      *                   Owned by the caller, never shut down here
      * @param clock      the time {@code Retry-After} is counted from
@@ -132,28 +148,28 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
      *                   or in tests; {@code null} for the JVM default. Certificate and host name
      *                   verification stay on either way
      * @throws NullPointerException    if an argument other than {@code sslContext} is {@code null}
+     * @throws IllegalArgumentException if {@code client} is not {@linkplain HttpClientKind#isAvailable()
+     *                                 available}
      * @throws jakarta.json.JsonException if no Jakarta JSON Processing implementation is
      *                                 available
      */
-    public HttpMessageDeliverer(HttpServiceResolver resolver, Executor executor, Clock clock,
-                                HttpDelivererSettings settings, SSLContext sslContext) {
+    public HttpMessageDeliverer(HttpServiceResolver resolver, HttpClientKind client, Executor executor,
+                                ThreadFactory threads, Clock clock, HttpDelivererSettings settings,
+                                SSLContext sslContext) {
         this.resolver = Objects.requireNonNull(resolver, "resolver");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.settings = Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(client, "client");
         Objects.requireNonNull(executor, "executor");
-        HttpDelivery.json();
-        HttpClient.Builder builder = HttpClient.newBuilder()
-                .executor(executor)
-                .version(HttpClient.Version.HTTP_1_1)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(settings.connectTimeout());
-        if (sslContext != null) {
-            builder.sslContext(sslContext);
+        Objects.requireNonNull(threads, "threads");
+        if (!client.isAvailable()) {
+            throw new IllegalArgumentException(HttpMessages.clientMissing(client));
         }
-        this.client = builder.build();
+        HttpDelivery.json();
+        this.sender = client.sender(executor, threads, settings, sslContext);
         this.permits = new Semaphore(settings.maxInFlight(), true);
         this.attemptTimeoutNanos = settings.attemptTimeout().toNanos();
-        LOG.log(Level.DEBUG, "HTTP deliverer created: {0}, {1}", settings, resolver);
+        LOG.log(Level.DEBUG, "HTTP deliverer created: {0} client, {1}, {2}", sender, settings, resolver);
     }
 
     /** Returns {@value HttpDelivery#DELIVERY_TYPE}. */
@@ -252,20 +268,15 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
     }
 
     /**
-     * Marks the deliverer closed: later calls postpone their entries without sending. On Java 21
-     * and later also closes the client, which waits for requests in flight and ends its selector
-     * thread. Does not shut down the executor. Idempotent.
+     * Marks the deliverer closed: later calls postpone their entries without sending. Closes the
+     * client, which ends its threads: Apache HttpClient's always, the JDK client's selector thread
+     * on Java 21 and later (after the requests in flight). Does not shut down the executor or the
+     * thread factory. Idempotent.
      */
     @Override
     public void close() {
         closed = true;
-        if (client instanceof AutoCloseable closeable) {
-            try {
-                closeable.close();
-            } catch (Exception e) {
-                LOG.log(Level.WARNING, "Closing the HTTP client failed", e);
-            }
-        }
+        sender.close();
     }
 
     // ---- Sending and waiting ----
@@ -298,13 +309,8 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
     private HttpAttempt send(HttpRequests.Prepared prepared) {
         HttpAttempt attempt = new HttpAttempt(prepared, System.nanoTime() + attemptTimeoutNanos, permits);
         try {
-            attempt.future = client.sendAsync(prepared.request(), info -> {
-                attempt.info = info;
-                BoundedBodySubscriber body = new BoundedBodySubscriber(MAX_BODY_BYTES);
-                attempt.body = body;
-                return body;
-            });
-            attempt.future.whenComplete((response, error) -> attempt.release());
+            attempt.exchange = sender.send(prepared.request());
+            attempt.exchange.reply().whenComplete((reply, error) -> attempt.release());
         } catch (RuntimeException e) {
             attempt.release();
             attempt.result = failure(attempt, e);
@@ -318,8 +324,7 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
         }
         long remaining = Math.max(0, attempt.deadline - System.nanoTime());
         try {
-            HttpResponse<BoundedBodySubscriber.Prefix> response = attempt.future.get(remaining, TimeUnit.NANOSECONDS);
-            return outcome(attempt, response.statusCode(), response.headers(), response.body());
+            return outcome(attempt, attempt.exchange.reply().get(remaining, TimeUnit.NANOSECONDS));
         } catch (TimeoutException e) {
             return expire(attempt);
         } catch (ExecutionException e) {
@@ -334,21 +339,16 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
      * its body is late, the status decides, with the body received so far.
      */
     private DeliveryResult expire(HttpAttempt attempt) {
-        if (attempt.future.isDone()) {
+        if (attempt.exchange.reply().isDone()) {
             return completed(attempt);
         }
-        HttpResponse.ResponseInfo info = attempt.info;
-        BoundedBodySubscriber body = attempt.body;
-        DeliveryResult result;
-        if (info != null && body != null) {
-            result = outcome(attempt, info.statusCode(), info.headers(), body.finishEarly());
-        } else {
-            result = logged(attempt, DeliveryResult.retriable(
-                    HttpMessages.requestTimeout(attempt.service, settings.attemptTimeout())));
-        }
-        attempt.future.cancel(true);
+        HttpReply partial = attempt.exchange.cutShort();
         attempt.release();
-        return result;
+        if (partial != null) {
+            return outcome(attempt, partial);
+        }
+        return logged(attempt, DeliveryResult.retriable(
+                HttpMessages.requestTimeout(attempt.service, settings.attemptTimeout())));
     }
 
     /** Settles every entry still without a result after an interrupt or a bug. */
@@ -363,11 +363,11 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
                 results[i] = unsent;
             } else if (attempt.result != null) {
                 results[i] = attempt.result;
-            } else if (attempt.future != null && attempt.future.isDone()) {
+            } else if (attempt.exchange != null && attempt.exchange.reply().isDone()) {
                 results[i] = completed(attempt);
             } else {
-                if (attempt.future != null) {
-                    attempt.future.cancel(true);
+                if (attempt.exchange != null) {
+                    attempt.exchange.cancel();
                 }
                 attempt.release();
                 results[i] = abandoned.apply(attempt);
@@ -377,8 +377,7 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
 
     private DeliveryResult completed(HttpAttempt attempt) {
         try {
-            HttpResponse<BoundedBodySubscriber.Prefix> response = attempt.future.join();
-            return outcome(attempt, response.statusCode(), response.headers(), response.body());
+            return outcome(attempt, attempt.exchange.reply().join());
         } catch (CompletionException e) {
             return failure(attempt, e.getCause());
         } catch (CancellationException e) {
@@ -388,12 +387,11 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
 
     // ---- Classification (HttpOutcomes) ----
 
-    private DeliveryResult outcome(HttpAttempt attempt, int status, HttpHeaders headers,
-                                   BoundedBodySubscriber.Prefix body) {
-        DeliveryResult result = HttpOutcomes.outcome(attempt.service, status, headers, body, clock);
+    private DeliveryResult outcome(HttpAttempt attempt, HttpReply reply) {
+        DeliveryResult result = HttpOutcomes.outcome(attempt.service, reply, clock);
         if (result instanceof DeliveryResult.Delivered) {
             LOG.log(Level.DEBUG, "Outbox entry {0} delivered to HTTP service {1}: HTTP {2}", attempt.entry.id(),
-                    attempt.service, status);
+                    attempt.service, reply.status());
             return result;
         }
         return logged(attempt, result);
@@ -416,7 +414,7 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
 
     @Override
     public String toString() {
-        return "HttpMessageDeliverer[" + settings + ", " + resolver + (closed ? ", closed" : "") + "]";
+        return "HttpMessageDeliverer[" + sender + " client, " + settings + ", " + resolver + (closed ? ", closed" : "") + "]";
     }
 
     /** Returns the permits free now; for tests. */

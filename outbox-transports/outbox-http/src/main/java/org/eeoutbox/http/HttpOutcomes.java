@@ -3,7 +3,6 @@ package org.eeoutbox.http;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpHeaders;
 import java.net.http.HttpTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -38,16 +37,17 @@ final class HttpOutcomes {
      * anything else, 3xx included, permanent. The reason names the status, the service, a
      * redirect's {@code Location} and the body prefix.
      */
-    static DeliveryResult outcome(String service, int status, HttpHeaders headers, BoundedBodySubscriber.Prefix body,
-                                  Clock clock) {
+    static DeliveryResult outcome(String service, HttpReply reply, Clock clock) {
+        int status = reply.status();
         if (status >= 200 && status <= 299) {
             return DeliveryResult.delivered();
         }
-        String location = status >= 300 && status <= 399 ? headers.firstValue("Location").orElse(null) : null;
+        String location = status >= 300 && status <= 399 ? reply.location() : null;
+        BodyPrefix body = reply.body();
         String reason = HttpMessages.status(status, service, location, text(body.bytes()), body.truncated());
         if (status == 408 || status == 429 || (status >= 500 && status <= 599)) {
             Instant notBefore = status == 429 || status == 503
-                    ? RetryAfter.parse(headers.firstValue("Retry-After").orElse(null), clock.instant())
+                    ? RetryAfter.parse(reply.retryAfter(), clock.instant())
                     : null;
             return DeliveryResult.retriable(reason, notBefore);
         }

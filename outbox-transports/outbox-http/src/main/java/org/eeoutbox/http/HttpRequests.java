@@ -3,11 +3,12 @@ package org.eeoutbox.http;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.URI;
-import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxHeaders;
@@ -47,7 +48,7 @@ final class HttpRequests {
     }
 
     /** A request ready to send, or the outcome of an entry that is not sent ({@code failure}). */
-    record Prepared(OutboxEntry entry, String service, HttpRequest request, DeliveryResult failure) {
+    record Prepared(OutboxEntry entry, String service, OutgoingRequest request, DeliveryResult failure) {
 
         static Prepared failed(OutboxEntry entry, DeliveryResult failure) {
             return new Prepared(entry, null, null, failure);
@@ -97,7 +98,8 @@ final class HttpRequests {
      * Builds the request: the delivery's headers, then the content type, the outbox's headers,
      * the CloudEvents attributes and the signature, each set over anything the delivery carries.
      */
-    private HttpRequest request(OutboxEntry entry, HttpDelivery delivery, URI target, HttpServiceOptions options) {
+    private OutgoingRequest request(OutboxEntry entry, HttpDelivery delivery, URI target,
+                                    HttpServiceOptions options) {
         String contentType = delivery.contentType();
         String body = entry.payload();
         CloudEvent.Mode mode = options.cloudEvents();
@@ -106,32 +108,37 @@ final class HttpRequests {
             body = event.structuredJson();
             contentType = CloudEvent.STRUCTURED_CONTENT_TYPE;
         }
-        HttpRequest.Builder request = HttpRequest.newBuilder(target)
-                .timeout(settings.requestTimeout())
-                .method(delivery.method().name(), HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+        Map<String, String> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         delivery.headers().forEach((name, value) -> {
             if (!OutboxHeaders.isReserved(name)) {
-                request.header(name, value);
+                headers.put(name, value);
             }
         });
-        request.setHeader("Content-Type", contentType);
-        request.setHeader(OutboxHeaders.MESSAGE_TYPE, headerValue(entry.messageType()));
-        request.setHeader(OutboxHeaders.ATTEMPT, Integer.toString(entry.attempts() + 1));
-        request.setHeader(OutboxHeaders.OUTBOX_ID, entry.id().toString());
+        set(headers, "Content-Type", contentType);
+        set(headers, OutboxHeaders.MESSAGE_TYPE, headerValue(entry.messageType()));
+        set(headers, OutboxHeaders.ATTEMPT, Integer.toString(entry.attempts() + 1));
+        set(headers, OutboxHeaders.OUTBOX_ID, entry.id().toString());
         if (mode == CloudEvent.Mode.BINARY) {
             // The HTTP binding percent-encodes space, '"', '%' and all but printable ASCII.
-            event.attributes().forEach((name, value) -> request.setHeader("ce-" + name,
+            event.attributes().forEach((name, value) -> set(headers, "ce-" + name,
                     headerValue(value).replace("\"", "%22")));
         }
         if (options.signer() != null) {
             // Signed at each attempt: receivers reject an old timestamp, so a retry is signed anew.
             String id = entry.id().toString();
             long timestamp = clock.instant().getEpochSecond();
-            request.setHeader(WEBHOOK_ID, id);
-            request.setHeader(WEBHOOK_TIMESTAMP, Long.toString(timestamp));
-            request.setHeader(WEBHOOK_SIGNATURE, options.signer().sign(id, timestamp, body));
+            set(headers, WEBHOOK_ID, id);
+            set(headers, WEBHOOK_TIMESTAMP, Long.toString(timestamp));
+            set(headers, WEBHOOK_SIGNATURE, options.signer().sign(id, timestamp, body));
         }
-        return request.build();
+        return new OutgoingRequest(delivery.method().name(), target, headers, body.getBytes(StandardCharsets.UTF_8),
+                settings.requestTimeout());
+    }
+
+    /** Sets a header over one of the same name in any case, keeping the new name's case. */
+    private static void set(Map<String, String> headers, String name, String value) {
+        headers.remove(name);
+        headers.put(name, value);
     }
 
     /** As {@link HttpDelivery#fromMetadataJson}, reusing the last delivery for the same text. */

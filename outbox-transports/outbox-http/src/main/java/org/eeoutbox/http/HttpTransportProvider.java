@@ -11,6 +11,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import org.eeoutbox.MessageDeliverer;
 import org.eeoutbox.config.Configuration;
 import org.eeoutbox.config.Property;
@@ -29,6 +31,11 @@ public final class HttpTransportProvider implements TransportProvider {
     private static final Logger LOG = System.getLogger(HttpTransportProvider.class.getName());
     private static final String SERVICE_PREFIX = "outbox.http.service.";
 
+    static final Property<String> CLIENT = Property.oneOf("outbox.http.client", "auto",
+            List.of("auto", "jdk", "apache"),
+            "The HTTP client: Apache HttpClient 5 (needs org.apache.httpcomponents.client5:httpclient5 in the "
+                    + "application; its threads come from the managed thread factory), the JDK HttpClient (no "
+                    + "dependency), or auto: apache when present, else jdk.");
     static final Property<Duration> CONNECT_TIMEOUT = Property.duration("outbox.http.connect-timeout",
             HttpDelivererSettings.DEFAULT.connectTimeout(), HttpDelivererSettings.MIN_TIMEOUT,
             HttpDelivererSettings.MAX_CONNECT_TIMEOUT, "How long a webhook delivery waits for a connection (TCP and TLS).");
@@ -63,11 +70,13 @@ public final class HttpTransportProvider implements TransportProvider {
 
     @Override
     public List<Property<?>> properties() {
-        return List.of(CONNECT_TIMEOUT, REQUEST_TIMEOUT, MAX_IN_FLIGHT, SERVICE_URL, SIGNING_SECRET, CLOUD_EVENTS);
+        return List.of(CLIENT, CONNECT_TIMEOUT, REQUEST_TIMEOUT, MAX_IN_FLIGHT, SERVICE_URL, SIGNING_SECRET,
+                CLOUD_EVENTS);
     }
 
     @Override
     public void check(Configuration configuration) {
+        client(configuration);
         settings(configuration);
         options(configuration, services(configuration).keySet());
     }
@@ -75,13 +84,32 @@ public final class HttpTransportProvider implements TransportProvider {
     @Override
     public Optional<MessageDeliverer> create(TransportContext context) {
         Configuration configuration = context.configuration();
+        HttpClientKind client = client(configuration);
         HttpDelivererSettings settings = settings(configuration);
         Map<String, URI> services = services(configuration);
         Map<String, HttpServiceOptions> options = options(configuration, services.keySet());
         configuration.throwIfInvalid();
-        LOG.log(Level.INFO, "Outbox HTTP services: {0}, options: {1}", services, options);
-        return Optional.of(new HttpMessageDeliverer(HttpServiceResolver.of(services, options), context.executor(),
-                context.clock(), settings));
+        LOG.log(Level.INFO, "Outbox HTTP client: {0}, services: {1}, options: {2}", client.propertyValue(), services,
+                options);
+        // The JDK client makes no threads through the factory: the managed one is looked up only when used.
+        ThreadFactory threads = client == HttpClientKind.APACHE ? context.threadFactory()
+                : Executors.defaultThreadFactory();
+        return Optional.of(new HttpMessageDeliverer(HttpServiceResolver.of(services, options), client,
+                context.executor(), threads, context.clock(), settings, null));
+    }
+
+    /** The client {@code outbox.http.client} names; a problem (and the JDK client) when it is missing. */
+    private static HttpClientKind client(Configuration configuration) {
+        String value = configuration.get(CLIENT);
+        if (value.equalsIgnoreCase("auto")) {
+            return HttpClientKind.preferred();
+        }
+        HttpClientKind client = value.equalsIgnoreCase("apache") ? HttpClientKind.APACHE : HttpClientKind.JDK;
+        if (!client.isAvailable()) {
+            configuration.problem(CLIENT.name() + "=" + value + " is invalid: " + HttpMessages.clientMissing(client));
+            return HttpClientKind.JDK;
+        }
+        return client;
     }
 
     private static HttpDelivererSettings settings(Configuration configuration) {

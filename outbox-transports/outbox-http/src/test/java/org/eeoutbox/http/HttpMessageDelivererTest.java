@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObjectBuilder;
@@ -17,6 +18,10 @@ import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.StringReader;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -35,11 +40,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import javax.net.ssl.SSLContext;
 import org.eeoutbox.DeliveryInfo;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.DeliveryResult.Delivered;
@@ -59,13 +66,21 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The deliverer against a real HTTP server in this JVM: classification, headers, limits. */
+/** The deliverer against a real HTTP server in this JVM, on each client: classification, headers, limits. */
+@ParameterizedClass(name = "[{0}]")
+@EnumSource(HttpClientKind.class)
 class HttpMessageDelivererTest {
+
+    @Parameter
+    HttpClientKind client;
 
     private static final Instant NOW = Instant.parse("2030-01-01T00:00:00Z");
     private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
@@ -369,10 +384,56 @@ class HttpMessageDelivererTest {
     }
 
     @Test
+    void deliverWhenNoConnectionIsAcceptedWithinTheConnectTimeoutIsRetriable() throws IOException {
+        try (ServerSocket jammed = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            List<Socket> queued = new ArrayList<>();
+            try {
+                // Fill the accept queue that nobody takes from: Linux then drops further SYNs, so a
+                // connect waits instead of failing.
+                boolean full = false;
+                for (int i = 0; i < 8 && !full; i++) {
+                    Socket socket = new Socket();
+                    queued.add(socket);
+                    try {
+                        socket.connect(jammed.getLocalSocketAddress(), 200);
+                    } catch (SocketTimeoutException e) {
+                        full = true;
+                    }
+                }
+                assumeTrue(full, "this OS does not leave a connect to a full accept queue waiting");
+                HttpDelivererSettings settings = QUICK.withConnectTimeout(Duration.ofMillis(300));
+                HttpMessageDeliverer deliverer = deliverer(HttpServiceResolver.of(Map.of("jammed",
+                        URI.create("http://127.0.0.1:" + jammed.getLocalPort()))), settings, null);
+
+                RetriableFailure failure = assertInstanceOf(RetriableFailure.class,
+                        deliverer.deliver(entry(HttpDelivery.to("jammed").path("/ok").build())));
+
+                assertEquals("could not connect to HTTP service 'jammed' within the connect timeout of PT0.3S",
+                        failure.reason());
+            } finally {
+                for (Socket socket : queued) {
+                    socket.close();
+                }
+            }
+        }
+    }
+
+    @Test
     void deliverWhenCertificateIsUntrustedIsPermanentAndSendsNothing() throws Exception {
-        try (HttpReceiver tls = HttpReceiver.builder().tls(TestTls.serverContext()).route("/ok", answer(200, "")).start()) {
-            HttpMessageDeliverer deliverer = track(new HttpMessageDeliverer(
-                    HttpServiceResolver.of(Map.of("secure", tls.uri())), clientExecutor, CLOCK, SETTINGS));
+        assertTlsFailureSendsNothing(TestTls.serverContext(), null);
+    }
+
+    @Test
+    void deliverWhenCertificateNamesAnotherHostIsPermanentAndSendsNothing() throws Exception {
+        assertTlsFailureSendsNothing(TestTls.serverContext(TestTls.OTHER_HOST_NAMES),
+                TestTls.trustingClientContext(TestTls.OTHER_HOST_NAMES));
+    }
+
+    /** A receiver with {@code server}'s certificate, a client with {@code client}'s trust: a TLS failure. */
+    private void assertTlsFailureSendsNothing(SSLContext server, SSLContext client) {
+        try (HttpReceiver tls = HttpReceiver.builder().tls(server).route("/ok", answer(200, "")).start()) {
+            HttpMessageDeliverer deliverer = deliverer(HttpServiceResolver.of(Map.of("secure", tls.uri())), SETTINGS,
+                    client);
 
             PermanentFailure failure = assertInstanceOf(PermanentFailure.class,
                     deliverer.deliver(entry(HttpDelivery.to("secure").path("/ok").build())));
@@ -386,9 +447,8 @@ class HttpMessageDelivererTest {
     @Test
     void deliverWithSslContextTrustingTheCertificateIsDelivered() throws Exception {
         try (HttpReceiver tls = HttpReceiver.builder().tls(TestTls.serverContext()).route("/ok", answer(200, "")).start()) {
-            HttpMessageDeliverer deliverer = track(new HttpMessageDeliverer(
-                    HttpServiceResolver.of(Map.of("secure", tls.uri())), clientExecutor, CLOCK, SETTINGS,
-                    TestTls.trustingClientContext()));
+            HttpMessageDeliverer deliverer = deliverer(
+                    HttpServiceResolver.of(Map.of("secure", tls.uri())), SETTINGS, TestTls.trustingClientContext());
 
             assertInstanceOf(Delivered.class, deliverer.deliver(entry(HttpDelivery.to("secure").path("/ok").build())));
             assertEquals("/ok", tls.next().path());
@@ -407,9 +467,9 @@ class HttpMessageDelivererTest {
 
     @Test
     void deliverWhenResolverThrowsIsRetriable() {
-        HttpMessageDeliverer deliverer = track(new HttpMessageDeliverer(name -> {
+        HttpMessageDeliverer deliverer = deliverer(name -> {
             throw new IllegalStateException("config source down");
-        }, clientExecutor, CLOCK, SETTINGS));
+        }, SETTINGS, null);
 
         RetriableFailure failure = assertInstanceOf(RetriableFailure.class,
                 deliverer.deliver(entry(HttpDelivery.to("receiver").path("/ok").build())));
@@ -419,8 +479,8 @@ class HttpMessageDelivererTest {
 
     @Test
     void deliverWhenResolverGivesInvalidBaseUrlIsPermanent() {
-        HttpMessageDeliverer deliverer = track(new HttpMessageDeliverer(
-                name -> Optional.of(URI.create("http://user:secret@127.0.0.1/")), clientExecutor, CLOCK, SETTINGS));
+        HttpMessageDeliverer deliverer = deliverer(
+                name -> Optional.of(URI.create("http://user:secret@127.0.0.1/")), SETTINGS, null);
 
         PermanentFailure failure = assertInstanceOf(PermanentFailure.class,
                 deliverer.deliver(entry(HttpDelivery.to("receiver").path("/ok").build())));
@@ -668,6 +728,25 @@ class HttpMessageDelivererTest {
     }
 
     @Test
+    void closeEndsEveryThreadTheClientMadeThroughTheFactory() {
+        List<Thread> made = new CopyOnWriteArrayList<>();
+        ThreadFactory recording = task -> {
+            Thread thread = Executors.defaultThreadFactory().newThread(task);
+            made.add(thread);
+            return thread;
+        };
+        HttpMessageDeliverer deliverer = new HttpMessageDeliverer(resolver, client, clientExecutor, recording, CLOCK,
+                SETTINGS, null);
+        assertInstanceOf(Delivered.class, deliverer.deliver(entry(HttpDelivery.to("receiver").path("/ok").build())));
+
+        deliverer.close();
+
+        assertEquals(client == HttpClientKind.APACHE, !made.isEmpty(), "threads made through the factory: " + made);
+        Await.until(Duration.ofSeconds(10), Duration.ofMillis(20), () -> made.stream().noneMatch(Thread::isAlive),
+                () -> "alive after close: " + made.stream().filter(Thread::isAlive).toList());
+    }
+
+    @Test
     void deliveryTypeIsHttp() {
         assertEquals("http", deliverer(SETTINGS).deliveryType());
     }
@@ -679,7 +758,13 @@ class HttpMessageDelivererTest {
     }
 
     private HttpMessageDeliverer deliverer(HttpDelivererSettings settings) {
-        return track(new HttpMessageDeliverer(resolver, clientExecutor, CLOCK, settings));
+        return deliverer(resolver, settings, null);
+    }
+
+    private HttpMessageDeliverer deliverer(HttpServiceResolver resolver, HttpDelivererSettings settings,
+                                           SSLContext sslContext) {
+        return track(new HttpMessageDeliverer(resolver, client, clientExecutor, Executors.defaultThreadFactory(), CLOCK,
+                settings, sslContext));
     }
 
     private HttpMessageDeliverer track(HttpMessageDeliverer deliverer) {

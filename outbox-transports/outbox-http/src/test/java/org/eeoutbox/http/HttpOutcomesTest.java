@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
+import java.net.SocketTimeoutException;
 import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpHeaders;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Stream;
 import javax.net.ssl.SSLHandshakeException;
+import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.eeoutbox.DeliveryResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,8 +33,7 @@ class HttpOutcomesTest {
 
     private static final Instant NOW = Instant.parse("2030-01-02T03:04:05Z");
     private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
-    private static final HttpHeaders NO_HEADERS = headers(Map.of());
-    private static final BoundedBodySubscriber.Prefix NO_BODY = new BoundedBodySubscriber.Prefix(new byte[0], false);
+    private static final BodyPrefix NO_BODY = new BodyPrefix(new byte[0], false);
     private static final HttpDelivererSettings SETTINGS =
             new HttpDelivererSettings(Duration.ofSeconds(2), Duration.ofSeconds(7), 4);
 
@@ -59,43 +59,40 @@ class HttpOutcomesTest {
     @ParameterizedTest(name = "HTTP {0} -> {1}")
     @MethodSource("statuses")
     void statusDecidesTheOutcome(int status, Class<? extends DeliveryResult> expected) {
-        assertInstanceOf(expected, HttpOutcomes.outcome("billing", status, NO_HEADERS, NO_BODY, CLOCK));
+        assertInstanceOf(expected, HttpOutcomes.outcome("billing", new HttpReply(status, null, null, NO_BODY), CLOCK));
     }
 
     @Test
     void retryAfterOn429And503SetsNotBefore() {
-        HttpHeaders retryAfter = headers(Map.of("Retry-After", List.of("120")));
         for (int status : new int[] {429, 503}) {
             DeliveryResult.RetriableFailure failure = assertInstanceOf(DeliveryResult.RetriableFailure.class,
-                    HttpOutcomes.outcome("billing", status, retryAfter, NO_BODY, CLOCK));
+                    HttpOutcomes.outcome("billing", new HttpReply(status, null, "120", NO_BODY), CLOCK));
             assertEquals(NOW.plusSeconds(120), failure.notBefore());
         }
     }
 
     @Test
     void retryAfterOnOtherStatusesIsIgnored() {
-        HttpHeaders retryAfter = headers(Map.of("Retry-After", List.of("120")));
         for (int status : new int[] {408, 500, 502}) {
             DeliveryResult.RetriableFailure failure = assertInstanceOf(DeliveryResult.RetriableFailure.class,
-                    HttpOutcomes.outcome("billing", status, retryAfter, NO_BODY, CLOCK));
+                    HttpOutcomes.outcome("billing", new HttpReply(status, null, "120", NO_BODY), CLOCK));
             assertNull(failure.notBefore());
         }
     }
 
     @Test
     void reasonNamesStatusServiceAndBody() {
-        BoundedBodySubscriber.Prefix body = new BoundedBodySubscriber.Prefix(
+        BodyPrefix body = new BodyPrefix(
                 " out of stock\n".getBytes(StandardCharsets.UTF_8), true);
         DeliveryResult.PermanentFailure failure = assertInstanceOf(DeliveryResult.PermanentFailure.class,
-                HttpOutcomes.outcome("billing", 422, NO_HEADERS, body, CLOCK));
+                HttpOutcomes.outcome("billing", new HttpReply(422, null, null, body), CLOCK));
         assertEquals("HTTP 422 from service 'billing': out of stock [truncated]", failure.reason());
     }
 
     @Test
     void redirectReasonNamesTheLocationNotFollowed() {
-        HttpHeaders location = headers(Map.of("Location", List.of("https://elsewhere/x")));
         DeliveryResult.PermanentFailure failure = assertInstanceOf(DeliveryResult.PermanentFailure.class,
-                HttpOutcomes.outcome("billing", 302, location, NO_BODY, CLOCK));
+                HttpOutcomes.outcome("billing", new HttpReply(302, "https://elsewhere/x", null, NO_BODY), CLOCK));
         assertEquals("HTTP 302 from service 'billing' (redirect to \"https://elsewhere/x\" not followed)",
                 failure.reason());
     }
@@ -117,7 +114,16 @@ class HttpOutcomesTest {
                 Arguments.of(new UncheckedIOException(new IOException("reset")), DeliveryResult.RetriableFailure.class,
                         "I/O error with HTTP service 'billing'"),
                 Arguments.of(new IllegalArgumentException("bad header"), DeliveryResult.PermanentFailure.class,
-                        "request to HTTP service 'billing' could not be built"));
+                        "request to HTTP service 'billing' could not be built"),
+                // Apache HttpClient's failures, as its sender translates them.
+                Arguments.of(ApacheHttpSender.translate(new ConnectTimeoutException("slow")),
+                        DeliveryResult.RetriableFailure.class,
+                        "could not connect to HTTP service 'billing' within the connect timeout of PT2S"),
+                Arguments.of(ApacheHttpSender.translate(new SocketTimeoutException("7000 MILLISECONDS")),
+                        DeliveryResult.RetriableFailure.class,
+                        "no response from HTTP service 'billing' within the request timeout of PT7S"),
+                Arguments.of(ApacheHttpSender.translate(new IOException("wrapped", new SSLHandshakeException("x"))),
+                        DeliveryResult.PermanentFailure.class, "TLS failure with HTTP service 'billing'"));
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
@@ -156,9 +162,5 @@ class HttpOutcomesTest {
     void textStripsSurroundingWhiteSpace() {
         assertEquals("a b", HttpOutcomes.text("  a b \r\n".getBytes(StandardCharsets.UTF_8)));
         assertEquals("", HttpOutcomes.text(new byte[0]));
-    }
-
-    private static HttpHeaders headers(Map<String, List<String>> values) {
-        return HttpHeaders.of(values, (name, value) -> true);
     }
 }

@@ -36,13 +36,21 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Signed webhooks and CloudEvents, each checked against an independent implementation: the
  * Standard Webhooks Java library verifies the signatures (and its published test vector checks
  * the signer alone); the CloudEvents Java SDK parses the events. Real HTTP server in this JVM.
  */
+@ParameterizedClass(name = "[{0}]")
+@EnumSource(HttpClientKind.class)
 class SignedAndCloudEventRequestsTest {
+
+    @Parameter
+    HttpClientKind client;
 
     /** The example of the Standard Webhooks specification and its libraries' tests. */
     private static final String SPEC_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
@@ -194,7 +202,8 @@ class SignedAndCloudEventRequestsTest {
 
     private HttpMessageDeliverer deliverer(Clock clock, HttpServiceOptions options) {
         return new HttpMessageDeliverer(HttpServiceResolver.of(Map.of("receiver", receiver.uri()),
-                Map.of("receiver", options)), executor, clock, HttpDelivererSettings.DEFAULT);
+                Map.of("receiver", options)), client, executor, Executors.defaultThreadFactory(), clock,
+                HttpDelivererSettings.DEFAULT, null);
     }
 
     private static OutboxEntry entry() {
