@@ -70,6 +70,6 @@ final class InMemoryStore implements OutboxStore {
 
     @Override
     public OutboxStats stats(Instant now) {
-        return new OutboxStats(rows.size(), 0, Duration.ZERO);
+        return new OutboxStats(rows.size(), 0, Duration.ZERO, 0);
     }
 }

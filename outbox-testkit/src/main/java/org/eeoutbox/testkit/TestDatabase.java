@@ -45,7 +45,7 @@ public interface TestDatabase {
      * @throws IllegalStateException if the statement fails
      */
     default void dropOutboxTables() {
-        dropTables("outbox_attempt", "outbox_pause", "outbox");
+        dropTables("outbox_attempt", "outbox_pause", "outbox_key_sequence", "outbox");
     }
 
     /**

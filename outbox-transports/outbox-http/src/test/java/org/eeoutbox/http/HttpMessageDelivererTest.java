@@ -692,7 +692,7 @@ class HttpMessageDelivererTest {
     }
 
     private static OutboxEntry rawEntry(String deliveryType, String metadata) {
-        return new OutboxEntry(UUID.randomUUID(), "order.created", PAYLOAD, deliveryType, metadata, null,
+        return new OutboxEntry(UUID.randomUUID(), "order.created", PAYLOAD, deliveryType, metadata, null, null, null,
                 OutboxStatus.PENDING, 0, NOW, NOW, NOW, null, null, null);
     }
 
