@@ -118,6 +118,10 @@ final class HttpRequests {
         request.setHeader(OutboxHeaders.MESSAGE_TYPE, headerValue(entry.messageType()));
         request.setHeader(OutboxHeaders.ATTEMPT, Integer.toString(entry.attempts() + 1));
         request.setHeader(OutboxHeaders.OUTBOX_ID, entry.id().toString());
+        if (entry.orderingKey() != null) {
+            request.setHeader(OutboxHeaders.ORDERING_KEY, headerValue(entry.orderingKey()));
+            request.setHeader(OutboxHeaders.ORDERING_SEQ, String.valueOf(entry.orderingSeq()));
+        }
         if (mode == CloudEvent.Mode.BINARY) {
             // The HTTP binding percent-encodes space, '"', '%' and all but printable ASCII.
             event.attributes().forEach((name, value) -> request.setHeader("ce-" + name,

@@ -205,6 +205,31 @@ class HttpMessageDelivererTest {
     }
 
     @Test
+    void anEntryWithAnOrderingKeySendsItsKeyAndSequenceOverUserHeadersOfTheirNames() throws InterruptedException {
+        HttpDelivery delivery = HttpDelivery.to("receiver").path("/ok")
+                .header("X-Outbox-Ordering-Seq", "0").build();
+        OutboxEntry entry = OutboxEntry.create(UUID.randomUUID(),
+                new OutboxMessage("order.paid", PAYLOAD).withOrderingKey("commande-42 é"), delivery, NOW)
+                .withOrderingSeq(7);
+
+        assertInstanceOf(Delivered.class, deliverer(SETTINGS).deliver(entry));
+
+        ReceivedRequest request = receiver.next();
+        assertEquals(List.of("commande-42%20%C3%A9"), request.headers(OutboxHeaders.ORDERING_KEY));
+        assertEquals(List.of("7"), request.headers(OutboxHeaders.ORDERING_SEQ));
+    }
+
+    @Test
+    void anEntryWithoutAnOrderingKeySendsNoOrderingHeaders() throws InterruptedException {
+        assertInstanceOf(Delivered.class, deliverer(SETTINGS).deliver(entry(HttpDelivery.to("receiver").path("/ok")
+                .build())));
+
+        ReceivedRequest request = receiver.next();
+        assertEquals(List.of(), request.headers(OutboxHeaders.ORDERING_KEY));
+        assertEquals(List.of(), request.headers(OutboxHeaders.ORDERING_SEQ));
+    }
+
+    @Test
     void messageTypeHeaderIsPercentEncodedOutsidePrintableAscii() throws InterruptedException {
         OutboxEntry entry = OutboxEntry.create(UUID.randomUUID(), new OutboxMessage("commande créée 100%", PAYLOAD),
                 HttpDelivery.to("receiver").path("/ok").build(), NOW);

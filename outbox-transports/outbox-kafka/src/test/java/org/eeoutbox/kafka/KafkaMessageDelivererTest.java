@@ -156,6 +156,27 @@ class KafkaMessageDelivererTest {
     }
 
     @Test
+    void anEntryWithAnOrderingKeySendsKeyAndSequenceHeadersAndTheKeyAsRecordKeyUnlessTheDeliveryHasOne() {
+        MockProducer<String, String> producer = mockProducer(true);
+        OutboxMessage message = new OutboxMessage("order.paid", "{}").withOrderingKey("order-42");
+        OutboxEntry keyless = OutboxEntry.create(UUID.randomUUID(), message,
+                KafkaDelivery.topic("orders").build(), Instant.now()).withOrderingSeq(3);
+        OutboxEntry ownKey = OutboxEntry.create(UUID.randomUUID(), message,
+                KafkaDelivery.topic("orders").key("partition-7").build(), Instant.now()).withOrderingSeq(4);
+
+        KafkaMessageDeliverer.of(producer).deliverBatch(List.of(keyless, ownKey));
+
+        ProducerRecord<String, String> first = producer.history().get(0);
+        assertEquals("order-42", first.key());
+        assertEquals("order-42",
+                new String(first.headers().lastHeader("x-outbox-ordering-key").value(), StandardCharsets.UTF_8));
+        assertEquals("3", new String(first.headers().lastHeader("x-outbox-ordering-seq").value(), StandardCharsets.UTF_8));
+        ProducerRecord<String, String> second = producer.history().get(1);
+        assertEquals("partition-7", second.key());
+        assertEquals("4", new String(second.headers().lastHeader("x-outbox-ordering-seq").value(), StandardCharsets.UTF_8));
+    }
+
+    @Test
     void unreadableMetadataAndForeignTypeArePermanentWhileTheRestIsSent() {
         MockProducer<String, String> producer = mockProducer(true);
         List<OutboxEntry> entries = List.of(
