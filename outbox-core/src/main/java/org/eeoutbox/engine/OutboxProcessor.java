@@ -23,6 +23,7 @@ import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxStatus;
 import org.eeoutbox.RetryPolicy;
 import org.eeoutbox.engine.internal.OutageLog;
+import org.eeoutbox.spi.HeadFailurePolicy;
 import org.eeoutbox.spi.OutboxStore;
 import org.eeoutbox.spi.TransactionRunner;
 
@@ -38,8 +39,9 @@ import org.eeoutbox.spi.TransactionRunner;
  * returns at once and makes the running pass go round once more, so a wake-up is never lost.
  * With a concurrency above one, the extra workers run on the given {@link Executor}.
  *
- * <p>Logs, under this class's name: each entry that ends {@code FAILED} at {@code WARNING}, each
- * retry at {@code DEBUG} (JUL {@code FINE}), and failed batches through an {@link OutageLog} (the
+ * <p>Logs, under this class's name: each entry that ends {@code FAILED} at {@code WARNING} (for an
+ * entry with an ordering key, with what becomes of its key: blocked, or going on without it, as
+ * the store's {@link OutboxStore#headFailurePolicy()} says), each retry at {@code DEBUG} (JUL {@code FINE}), and failed batches through an {@link OutageLog} (the
  * first with its trace, then a summary every 30 s, then a line when batches commit again).
  */
 public final class OutboxProcessor {
@@ -288,11 +290,26 @@ public final class OutboxProcessor {
                 LOG.log(Level.WARNING, "Outbox entry {0} FAILED at attempt {1} and will not be delivered (delivery "
                         + "type {2}, destination {3}, message type {4}): {5}", entry.id(), entry.attempts(),
                         entry.deliveryType(), destination(entry), entry.messageType(), entry.lastError());
+                if (entry.orderingKey() != null) {
+                    logFailedHead(entry);
+                }
             } else if (outcome.result() instanceof DeliveryResult.RetriableFailure && LOG.isLoggable(Level.DEBUG)) {
                 LOG.log(Level.DEBUG, "Outbox entry {0} (delivery type {1}) will be retried at {2}, attempt {3} "
                         + "failed: {4}", entry.id(), entry.deliveryType(), entry.nextAttemptAt(), entry.attempts(),
                         entry.lastError());
             }
+        }
+    }
+
+    /** Says what became of the ordering key of an entry that just failed: it was its key's head. */
+    private void logFailedHead(OutboxEntry entry) {
+        if (store.headFailurePolicy() == HeadFailurePolicy.BLOCK) {
+            LOG.log(Level.WARNING, "Outbox ordering key ''{0}'' is blocked by its failed head {1} (sequence {2}): its "
+                    + "later entries wait until an operator replays or discards it (OutboxAdmin.blockedKeys)",
+                    entry.orderingKey(), entry.id(), entry.orderingSeq());
+        } else {
+            LOG.log(Level.WARNING, "Outbox ordering key ''{0}'' goes on without its failed entry {1} (sequence {2}), "
+                    + "outbox.ordering.on-head-failure=skip", entry.orderingKey(), entry.id(), entry.orderingSeq());
         }
     }
 

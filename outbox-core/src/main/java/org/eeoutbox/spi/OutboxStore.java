@@ -82,6 +82,14 @@ public interface OutboxStore {
      */
     int purgeDiscarded(Instant discardedBefore, int limit);
 
+    /**
+     * Returns what a {@code FAILED} head does to its ordering key in this store's claims; the
+     * processor logs it. {@link HeadFailurePolicy#BLOCK} unless the store says otherwise.
+     */
+    default HeadFailurePolicy headFailurePolicy() {
+        return HeadFailurePolicy.BLOCK;
+    }
+
     /** Returns the entry with the given id, if any. */
     Optional<OutboxEntry> find(UUID id);
 

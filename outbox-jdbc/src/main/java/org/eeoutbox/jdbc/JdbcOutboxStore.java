@@ -77,7 +77,7 @@ public final class JdbcOutboxStore implements OutboxStore {
         return dialect;
     }
 
-    /** Returns what a failed head of an ordering key does to its key in this store's claims. */
+    @Override
     public HeadFailurePolicy headFailurePolicy() {
         return headFailurePolicy;
     }
