@@ -298,7 +298,7 @@ public final class JdbcOutboxAdminStore implements OutboxAdminStore {
                 FROM outbox
                 WHERE status = 'FAILED' AND ordering_key IS NOT NULL AND %s
                 ORDER BY updated_at, id
-                LIMIT ?""".formatted(dialect.epochMicros("updated_at"), SqlDialect.isKeyHead(headFailurePolicy));
+                LIMIT ?""".formatted(dialect.epochMicros("updated_at"), dialect.isKeyHead(headFailurePolicy));
         return run("read the blocked ordering keys", connection -> {
             try (PreparedStatement statement = connection.prepareStatement(sql)) {
                 statement.setInt(1, limit);

@@ -127,6 +127,20 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
     }
 
     @Override
+    String isKeyHead(HeadFailurePolicy policy) {
+        // One NOT EXISTS per status: each looks up (ordering_key, status) in outbox_ordering_idx and
+        // reads only the key's pending (or failed) entries. With status IN (...) the dependent
+        // subquery looked up ordering_key alone and read the key's whole delivered history (EXPLAIN:
+        // key_len of ordering_key only). FORCE INDEX: with few FAILED rows the optimizer chose
+        // outbox_claim_idx for status = 'FAILED', which reads every failed entry of every key.
+        List<String> none = new ArrayList<>();
+        for (String status : blockingStatuses(policy)) {
+            none.add(noEarlierEntry("outbox earlier FORCE INDEX (outbox_ordering_idx)", "earlier.status = " + status));
+        }
+        return "(ordering_key IS NULL OR (" + String.join(" AND ", none) + "))";
+    }
+
+    @Override
     String markDeliveredSql(int idCount) {
         return """
                 UPDATE outbox

@@ -182,17 +182,27 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
      * {@code OR}, it is evaluated only for keyed rows and never turned into a join, so the claim
      * of unkeyed entries keeps its plan.
      */
-    static String isKeyHead(HeadFailurePolicy policy) {
-        return """
-                (ordering_key IS NULL OR NOT EXISTS (
-                    SELECT 1 FROM outbox earlier
-                    WHERE earlier.ordering_key = outbox.ordering_key AND earlier.status IN (%s)
-                      AND earlier.ordering_seq < outbox.ordering_seq))""".formatted(blockingStatuses(policy));
+    String isKeyHead(HeadFailurePolicy policy) {
+        return "(ordering_key IS NULL OR " + noEarlierEntry("outbox earlier", "earlier.status IN ("
+                + String.join(", ", blockingStatuses(policy)) + ")") + ")";
     }
 
-    /** The statuses of an earlier entry that hold its key up under {@code policy}, as an SQL list. */
-    static String blockingStatuses(HeadFailurePolicy policy) {
-        return policy == HeadFailurePolicy.BLOCK ? "'PENDING', 'FAILED'" : "'PENDING'";
+    /** The statuses of an earlier entry that hold its key up under {@code policy}, as SQL literals. */
+    static List<String> blockingStatuses(HeadFailurePolicy policy) {
+        return policy == HeadFailurePolicy.BLOCK ? List.of("'PENDING'", "'FAILED'") : List.of("'PENDING'");
+    }
+
+    /**
+     * Returns a boolean SQL expression: whether no entry of the claim's row's key with a smaller
+     * sequence meets {@code statusCondition} (on {@code earlier.status}).
+     *
+     * @param earlier the subquery's table, {@code outbox} named {@code earlier}, with any index hint
+     */
+    static String noEarlierEntry(String earlier, String statusCondition) {
+        return """
+                NOT EXISTS (SELECT 1 FROM %s
+                            WHERE earlier.ordering_key = outbox.ordering_key AND %s
+                              AND earlier.ordering_seq < outbox.ordering_seq)""".formatted(earlier, statusCondition);
     }
 
     /**
