@@ -44,6 +44,7 @@ import org.eeoutbox.engine.ProcessorSettings;
 import org.eeoutbox.engine.StoreOutboxAdmin;
 import org.eeoutbox.engine.StoreOutboxPublisher;
 import org.eeoutbox.spi.HeadFailurePolicy;
+import org.eeoutbox.testkit.Await;
 import org.eeoutbox.testkit.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -80,9 +81,6 @@ abstract class AbstractOrderingTest {
     /** Returns the real database to run against. */
     protected abstract TestDatabase database();
 
-    /** Returns the statement whose output is the plan of the statement appended to it. */
-    protected abstract String explainPrefix();
-
     @BeforeAll
     final void createSchema() throws SQLException {
         database = database();
@@ -98,8 +96,8 @@ abstract class AbstractOrderingTest {
 
     @BeforeEach
     final void emptyTables() {
-        sql("DELETE FROM outbox");
-        sql("DELETE FROM outbox_key_sequence");
+        database.execute("DELETE FROM outbox");
+        database.execute("DELETE FROM outbox_key_sequence");
     }
 
     @AfterAll
@@ -158,7 +156,7 @@ abstract class AbstractOrderingTest {
         Future<UUID> first = executor.submit(() -> tx(() -> {
             UUID id = publishKeyed("order-1", "first");
             holding.countDown();
-            await(release);
+            Await.open(release);
             return id;
         }));
         assertTrue(holding.await(30, TimeUnit.SECONDS));
@@ -231,7 +229,7 @@ abstract class AbstractOrderingTest {
         Future<List<UUID>> first = executor.submit(() -> tx(() -> {
             List<UUID> claimed = ids(store.claim(Set.of("http"), Instant.now(), 1));
             holding.countDown();
-            await(release);
+            Await.open(release);
             return claimed;
         }));
         assertTrue(holding.await(30, TimeUnit.SECONDS));
@@ -307,7 +305,7 @@ abstract class AbstractOrderingTest {
         fillDelivered(rows);
         publishKeyedTx("order-1", "head");
         publishKeyedTx("order-1", "successor");
-        sql(dialect instanceof PostgreSqlDialect ? "ANALYZE outbox" : "ANALYZE TABLE outbox");
+        database.execute(dialect instanceof PostgreSqlDialect ? "ANALYZE outbox" : "ANALYZE TABLE outbox");
 
         String plan = explainClaim();
 
@@ -518,14 +516,14 @@ abstract class AbstractOrderingTest {
                 return null;
             });
         }
-        sql("UPDATE outbox SET status = 'DELIVERED', delivered_at = updated_at");
+        database.execute("UPDATE outbox SET status = 'DELIVERED', delivered_at = updated_at");
     }
 
     private String explainClaim() throws SQLException {
         String claim = dialect.claimSql(1, HeadFailurePolicy.BLOCK);
         StringBuilder plan = new StringBuilder();
         try (Connection connection = database.dataSource().getConnection();
-             PreparedStatement statement = connection.prepareStatement(explainPrefix() + claim)) {
+             PreparedStatement statement = connection.prepareStatement("EXPLAIN " + claim)) {
             dialect.setInstant(statement, 1, Instant.now());
             int next = dialect.bindStrings(statement, 2, List.of("http"));
             statement.setInt(next, 10);
@@ -550,27 +548,9 @@ abstract class AbstractOrderingTest {
         return transactions.inNewTransaction(work);
     }
 
-    private void sql(String sql) {
-        try (Connection connection = database.dataSource().getConnection();
-             Statement statement = connection.createStatement()) {
-            statement.execute(sql);
-        } catch (SQLException e) {
-            throw new IllegalStateException(sql, e);
-        }
-    }
-
     private static void pause(long millis) {
         try {
             Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            assertTrue(latch.await(30, TimeUnit.SECONDS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

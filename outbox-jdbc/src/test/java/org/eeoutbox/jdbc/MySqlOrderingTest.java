@@ -11,9 +11,4 @@ class MySqlOrderingTest extends AbstractOrderingTest {
     protected TestDatabase database() {
         return TestDatabases.mysql();
     }
-
-    @Override
-    protected String explainPrefix() {
-        return "EXPLAIN ";
-    }
 }

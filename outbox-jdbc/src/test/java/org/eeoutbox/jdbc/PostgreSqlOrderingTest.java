@@ -11,9 +11,4 @@ class PostgreSqlOrderingTest extends AbstractOrderingTest {
     protected TestDatabase database() {
         return TestDatabases.postgresql();
     }
-
-    @Override
-    protected String explainPrefix() {
-        return "EXPLAIN ";
-    }
 }
