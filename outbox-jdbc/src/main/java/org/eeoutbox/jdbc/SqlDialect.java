@@ -134,8 +134,9 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
     /**
      * The columns a claim reads, in the order {@link JdbcOutboxStore} maps them: id, message
      * type, payload, delivery type, metadata, deduplication key, attempts, next attempt, created,
-     * updated, last error, last attempt, ordering key, ordering sequence. Not the status and the delivery time, which the claim's
-     * {@code status = 'PENDING'} fixes (a pending entry was never delivered).
+     * updated, last error, last attempt, ordering key, ordering sequence. Not the status and the
+     * delivery time, which the claim's {@code status = 'PENDING'} fixes (a pending entry was never
+     * delivered).
      */
     final String claimColumns() {
         return "id, message_type, payload, delivery_type, delivery_metadata, deduplication_key, attempts, "
