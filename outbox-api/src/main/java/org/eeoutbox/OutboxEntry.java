@@ -99,8 +99,8 @@ public record OutboxEntry(
             throw new IllegalArgumentException("deliveryInfo.metadataJson() must not be null");
         }
         return new OutboxEntry(id, message.messageType(), message.payload(), deliveryType, metadata,
-                message.deduplicationKey(), message.orderingKey(), null, OutboxStatus.PENDING, 0, now, now, now, null, null,
-                null);
+                message.deduplicationKey(), message.orderingKey(), null, OutboxStatus.PENDING, 0, now, now, now,
+                null, null, null);
     }
 
     /**
@@ -124,19 +124,22 @@ public record OutboxEntry(
      */
     public OutboxEntry toDelivered(Instant now) {
         return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
-                orderingKey, orderingSeq, OutboxStatus.DELIVERED, attempts + 1, nextAttemptAt, createdAt, now, null, now, now);
+                orderingKey, orderingSeq, OutboxStatus.DELIVERED, attempts + 1, nextAttemptAt, createdAt, now, null,
+                now, now);
     }
 
     /** The entry after a retriable failure: still {@code PENDING}, one more attempt, due later. */
     public OutboxEntry toRetry(Instant now, Instant nextAttempt, String error) {
         return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
-                orderingKey, orderingSeq, OutboxStatus.PENDING, attempts + 1, nextAttempt, createdAt, now, error, null, now);
+                orderingKey, orderingSeq, OutboxStatus.PENDING, attempts + 1, nextAttempt, createdAt, now, error,
+                null, now);
     }
 
     /** The entry after a permanent failure or its last allowed attempt: {@code FAILED}. */
     public OutboxEntry toFailed(Instant now, String error) {
         return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
-                orderingKey, orderingSeq, OutboxStatus.FAILED, attempts + 1, nextAttemptAt, createdAt, now, error, null, now);
+                orderingKey, orderingSeq, OutboxStatus.FAILED, attempts + 1, nextAttemptAt, createdAt, now, error,
+                null, now);
     }
 
     /**
@@ -145,7 +148,8 @@ public record OutboxEntry(
      */
     public OutboxEntry toPostponed(Instant now, Instant nextAttempt, String error) {
         return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
-                orderingKey, orderingSeq, OutboxStatus.PENDING, attempts, nextAttempt, createdAt, now, error, null, lastAttemptAt);
+                orderingKey, orderingSeq, OutboxStatus.PENDING, attempts, nextAttempt, createdAt, now, error, null,
+                lastAttemptAt);
     }
 
     /**

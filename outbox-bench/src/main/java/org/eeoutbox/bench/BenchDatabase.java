@@ -208,7 +208,8 @@ final class BenchDatabase implements AutoCloseable {
                 FROM (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM outbox) s
                 WHERE o.id = s.id""".formatted(keys) : """
                 UPDATE outbox o JOIN (SELECT id, ROW_NUMBER() OVER (ORDER BY id) - 1 AS n FROM outbox) s ON o.id = s.id
-                SET o.ordering_key = CONCAT('key-', s.n %% %1$d), o.ordering_seq = FLOOR(s.n / %1$d) + 1""".formatted(keys));
+                SET o.ordering_key = CONCAT('key-', s.n %% %1$d), o.ordering_seq = FLOOR(s.n / %1$d) + 1"""
+                .formatted(keys));
         if (postgresql) {
             execute("VACUUM outbox");
         }

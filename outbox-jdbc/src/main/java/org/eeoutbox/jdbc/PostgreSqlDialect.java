@@ -72,7 +72,8 @@ public final class PostgreSqlDialect extends SqlDialect {
                     ON CONFLICT (ordering_key) DO UPDATE SET last_seq = outbox_key_sequence.last_seq + 1
                     RETURNING ordering_key, last_seq)
                 INSERT INTO outbox (id, message_type, payload, delivery_type, delivery_metadata, deduplication_key,
-                                    status, attempts, next_attempt_at, created_at, updated_at, ordering_key, ordering_seq)
+                                    status, attempts, next_attempt_at, created_at, updated_at,
+                                    ordering_key, ordering_seq)
                 SELECT ?, ?, ?, ?, CAST(? AS json), ?, 'PENDING', 0, ?, ?, ?, seq.ordering_key, seq.last_seq
                 FROM seq
                 ON CONFLICT (deduplication_key) DO NOTHING""";

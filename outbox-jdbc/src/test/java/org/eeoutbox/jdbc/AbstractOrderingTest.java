@@ -521,7 +521,8 @@ abstract class AbstractOrderingTest {
         for (long held = published; held < rows; held *= 2) {
             database.execute("""
                     INSERT INTO outbox (id, message_type, payload, delivery_type, delivery_metadata, status, attempts,
-                                        next_attempt_at, created_at, updated_at, delivered_at, ordering_key, ordering_seq)
+                                        next_attempt_at, created_at, updated_at, delivered_at,
+                                        ordering_key, ordering_seq)
                     SELECT %s, message_type, payload, delivery_type, delivery_metadata, status, attempts,
                            next_attempt_at, created_at, updated_at, delivered_at, ordering_key, ordering_seq + %d
                     FROM outbox LIMIT %d""".formatted(newId, held, Math.min(held, rows - held)));

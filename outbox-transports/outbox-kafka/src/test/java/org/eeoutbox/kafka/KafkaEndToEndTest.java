@@ -138,7 +138,8 @@ class KafkaEndToEndTest {
                             StandardCharsets.UTF_8))));
             Map<String, List<Long>> committed = new HashMap<>();
             for (int k = 0; k < keys; k++) {
-                long published = database.queryForLong("SELECT COUNT(*) FROM outbox WHERE ordering_key = 'order-" + k + "'");
+                long published = database.queryForLong(
+                        "SELECT COUNT(*) FROM outbox WHERE ordering_key = 'order-" + k + "'");
                 if (published > 0) {
                     committed.put("order-" + k, LongStream.rangeClosed(1, published).boxed().toList());
                 }
@@ -159,7 +160,7 @@ class KafkaEndToEndTest {
         return received;
     }
 
-    /** Hands each record of {@code topic} to {@code each} until {@code expected} arrived and a further poll brings nothing. */
+    /** Hands each record of {@code topic} to {@code each} until {@code expected} arrived and a poll brings none. */
     private static void consume(String bootstrap, String topic, int expected,
                                 Consumer<ConsumerRecord<String, String>> each) {
         Map<String, Object> config = Map.of(

@@ -168,12 +168,11 @@ class KafkaMessageDelivererTest {
 
         ProducerRecord<String, String> first = producer.history().get(0);
         assertEquals("order-42", first.key());
-        assertEquals("order-42",
-                new String(first.headers().lastHeader("x-outbox-ordering-key").value(), StandardCharsets.UTF_8));
-        assertEquals("3", new String(first.headers().lastHeader("x-outbox-ordering-seq").value(), StandardCharsets.UTF_8));
+        assertEquals("order-42", lastHeader(first, "x-outbox-ordering-key"));
+        assertEquals("3", lastHeader(first, "x-outbox-ordering-seq"));
         ProducerRecord<String, String> second = producer.history().get(1);
         assertEquals("partition-7", second.key());
-        assertEquals("4", new String(second.headers().lastHeader("x-outbox-ordering-seq").value(), StandardCharsets.UTF_8));
+        assertEquals("4", lastHeader(second, "x-outbox-ordering-seq"));
     }
 
     @Test
@@ -388,6 +387,10 @@ class KafkaMessageDelivererTest {
         List<DeliveryResult> all = new ArrayList<>(first);
         all.addAll(second);
         return all;
+    }
+
+    private static String lastHeader(ProducerRecord<String, String> record, String name) {
+        return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
     }
 
     private static MockProducer<String, String> mockProducer(boolean autoComplete) {
