@@ -20,6 +20,13 @@ import java.util.UUID;
  * @param deliveryType     see {@link DeliveryInfo#deliveryType()}
  * @param deliveryMetadata the JSON text of {@link DeliveryInfo#metadataJson()}
  * @param deduplicationKey see {@link OutboxMessage#deduplicationKey()}; may be {@code null}
+ * @param orderingKey      see {@link OutboxMessage#orderingKey()}; may be {@code null}
+ * @param orderingSeq      the entry's place in its ordering key's commit order, {@code >= 1},
+ *                         given out by the store when it inserts the entry (so {@code null} in
+ *                         an entry not yet inserted) and sent as
+ *                         {@link OutboxHeaders#ORDERING_SEQ}; increasing with commit order within
+ *                         one key, with gaps where a transaction rolled back or a duplicate
+ *                         deduplication key wrote nothing; {@code null} without an ordering key
  * @param status           the delivery state
  * @param attempts         delivery attempts made so far, {@code >= 0}
  * @param nextAttemptAt    when a {@code PENDING} entry becomes due
@@ -39,6 +46,8 @@ public record OutboxEntry(
         String deliveryType,
         String deliveryMetadata,
         String deduplicationKey,
+        String orderingKey,
+        Long orderingSeq,
         OutboxStatus status,
         int attempts,
         Instant nextAttemptAt,
@@ -58,6 +67,10 @@ public record OutboxEntry(
         Objects.requireNonNull(deliveryType, "deliveryType");
         Objects.requireNonNull(deliveryMetadata, "deliveryMetadata");
         Objects.requireNonNull(status, "status");
+        if (orderingSeq != null && (orderingKey == null || orderingSeq < 1)) {
+            throw new IllegalArgumentException("orderingSeq must be >= 1 and come with an orderingKey, got: "
+                    + orderingSeq + " for orderingKey " + orderingKey);
+        }
         if (attempts < 0) {
             throw new IllegalArgumentException("attempts must be >= 0, got: " + attempts);
         }
@@ -86,7 +99,23 @@ public record OutboxEntry(
             throw new IllegalArgumentException("deliveryInfo.metadataJson() must not be null");
         }
         return new OutboxEntry(id, message.messageType(), message.payload(), deliveryType, metadata,
-                message.deduplicationKey(), OutboxStatus.PENDING, 0, now, now, now, null, null, null);
+                message.deduplicationKey(), message.orderingKey(), null, OutboxStatus.PENDING, 0, now, now, now,
+                null, null, null);
+    }
+
+    /**
+     * This entry with its place in its ordering key's commit order, as the store gives it out at
+     * insert.
+     *
+     * @throws IllegalArgumentException if the entry has no ordering key or {@code seq < 1}
+     */
+    public OutboxEntry withOrderingSeq(long seq) {
+        if (orderingKey == null) {
+            throw new IllegalArgumentException("orderingSeq needs an orderingKey; entry " + id + " has none");
+        }
+        return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
+                orderingKey, seq, status, attempts, nextAttemptAt, createdAt, updatedAt, lastError, deliveredAt,
+                lastAttemptAt);
     }
 
     /**
@@ -95,19 +124,22 @@ public record OutboxEntry(
      */
     public OutboxEntry toDelivered(Instant now) {
         return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
-                OutboxStatus.DELIVERED, attempts + 1, nextAttemptAt, createdAt, now, null, now, now);
+                orderingKey, orderingSeq, OutboxStatus.DELIVERED, attempts + 1, nextAttemptAt, createdAt, now, null,
+                now, now);
     }
 
     /** The entry after a retriable failure: still {@code PENDING}, one more attempt, due later. */
     public OutboxEntry toRetry(Instant now, Instant nextAttempt, String error) {
         return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
-                OutboxStatus.PENDING, attempts + 1, nextAttempt, createdAt, now, error, null, now);
+                orderingKey, orderingSeq, OutboxStatus.PENDING, attempts + 1, nextAttempt, createdAt, now, error,
+                null, now);
     }
 
     /** The entry after a permanent failure or its last allowed attempt: {@code FAILED}. */
     public OutboxEntry toFailed(Instant now, String error) {
         return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
-                OutboxStatus.FAILED, attempts + 1, nextAttemptAt, createdAt, now, error, null, now);
+                orderingKey, orderingSeq, OutboxStatus.FAILED, attempts + 1, nextAttemptAt, createdAt, now, error,
+                null, now);
     }
 
     /**
@@ -116,7 +148,8 @@ public record OutboxEntry(
      */
     public OutboxEntry toPostponed(Instant now, Instant nextAttempt, String error) {
         return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
-                OutboxStatus.PENDING, attempts, nextAttempt, createdAt, now, error, null, lastAttemptAt);
+                orderingKey, orderingSeq, OutboxStatus.PENDING, attempts, nextAttempt, createdAt, now, error, null,
+                lastAttemptAt);
     }
 
     /**
@@ -146,6 +179,7 @@ public record OutboxEntry(
     @Override
     public String toString() {
         return "OutboxEntry[id=" + id + ", messageType=" + messageType + ", deliveryType=" + deliveryType
+                + (orderingKey == null ? "" : ", orderingKey=" + orderingKey + ", orderingSeq=" + orderingSeq)
                 + ", status=" + status + ", attempts=" + attempts + ", nextAttemptAt=" + nextAttemptAt + "]";
     }
 }

@@ -28,12 +28,27 @@ public final class OutboxHeaders {
      */
     public static final String ATTEMPT = "x-outbox-attempt";
 
+    /**
+     * The entry's {@linkplain OutboxMessage#orderingKey() ordering key}, sent only when it has
+     * one, encoded as {@link #MESSAGE_TYPE} is.
+     */
+    public static final String ORDERING_KEY = "x-outbox-ordering-key";
+
+    /**
+     * The entry's {@linkplain OutboxEntry#orderingSeq() place in its key's commit order} as a
+     * decimal, sent with {@link #ORDERING_KEY}. A consumer that keeps the highest sequence seen per
+     * key can drop a repeated delivery of a message it already has; sequences of one key grow but
+     * may have gaps.
+     */
+    public static final String ORDERING_SEQ = "x-outbox-ordering-seq";
+
     private OutboxHeaders() {
     }
 
     /** Whether {@code name} is one of the headers above, which transports set themselves. */
     public static boolean isReserved(String name) {
         return OUTBOX_ID.equalsIgnoreCase(name) || MESSAGE_TYPE.equalsIgnoreCase(name)
-                || ATTEMPT.equalsIgnoreCase(name);
+                || ATTEMPT.equalsIgnoreCase(name) || ORDERING_KEY.equalsIgnoreCase(name)
+                || ORDERING_SEQ.equalsIgnoreCase(name);
     }
 }

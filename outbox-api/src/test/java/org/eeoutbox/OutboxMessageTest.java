@@ -20,6 +20,25 @@ class OutboxMessageTest {
     }
 
     @Test
+    void rejectsHostileOrderingKeysNamingThem() {
+        OutboxMessage message = new OutboxMessage("t", "{}");
+        assertNames("orderingKey", () -> message.withOrderingKey(""));
+        assertNames("orderingKey", () -> message.withOrderingKey(" \t"));
+        assertNames("orderingKey", () -> message.withOrderingKey("k".repeat(256)));
+        assertNames("orderingKey", () -> message.withOrderingKey("order-\uD83D"));
+        assertNames("orderingKey", () -> message.withOrderingKey("\uDE80order"));
+        assertEquals("k".repeat(255), message.withOrderingKey("k".repeat(255)).orderingKey());
+    }
+
+    @Test
+    void copiesKeepTheOtherKey() {
+        OutboxMessage message = new OutboxMessage("t", "{}").withOrderingKey("order-42").withDeduplicationKey("d");
+        assertEquals("order-42", message.orderingKey());
+        assertEquals("order-42", message.withDeduplicationKey("e").orderingKey());
+        assertEquals("d", message.withOrderingKey("order-43").deduplicationKey());
+    }
+
+    @Test
     void payloadLengthCountsUtf8Bytes() {
         assertEquals(1 + 2 + 3 + 4, new OutboxMessage("t", "a\u00e9\u65e5\uD83D\uDE80").payloadUtf8Length());
     }

@@ -105,4 +105,14 @@ public interface OutboxAdmin {
 
     /** Returns the paused delivery types, oldest pause first. */
     List<Pause> paused();
+
+    /**
+     * Returns up to {@code limit} ordering keys blocked by a {@code FAILED} head, the longest
+     * blocked first; always empty under {@code outbox.ordering.on-head-failure=SKIP}. To release a
+     * key, {@link #replay(UUID)} its head (delivered again, then its successors in order) or
+     * {@link #discard(UUID)} it (the successors go on without it).
+     *
+     * @throws IllegalArgumentException if {@code limit} is not in {@code [1, }{@value #MAX_PAGE_SIZE}{@code ]}
+     */
+    List<BlockedKey> blockedKeys(int limit);
 }

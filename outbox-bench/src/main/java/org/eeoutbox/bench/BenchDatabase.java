@@ -164,7 +164,7 @@ final class BenchDatabase implements AutoCloseable {
         try (Connection connection = admin.getConnection();
              Statement statement = connection.createStatement()) {
             if (postgresql) {
-                statement.execute("TRUNCATE TABLE outbox, outbox_attempt, bench_order");
+                statement.execute("TRUNCATE TABLE outbox, outbox_attempt, outbox_key_sequence, bench_order");
             } else {
                 // MySQL refuses to truncate a table that a foreign key refers to, even an empty one's.
                 statement.execute("TRUNCATE TABLE outbox_attempt");
@@ -175,6 +175,7 @@ final class BenchDatabase implements AutoCloseable {
                     statement.execute("SET FOREIGN_KEY_CHECKS = 1");
                 }
                 statement.execute("TRUNCATE TABLE bench_order");
+                statement.execute("TRUNCATE TABLE outbox_key_sequence");
             }
         }
     }
@@ -192,6 +193,26 @@ final class BenchDatabase implements AutoCloseable {
     /** Inserts {@code count} PENDING rows, due an hour ago, one microsecond apart. */
     void seedPending(int count, String deliveryType, String metadataJson) throws SQLException {
         seed(count, deliveryType, metadataJson, false, Instant.now().minus(Duration.ofHours(1)));
+    }
+
+    /**
+     * Spreads the rows of the table over {@code keys} ordering keys, round robin in id order: row
+     * n (from 0) gets key {@code "key-" + n % keys} and sequence {@code n / keys + 1}, so each key's
+     * sequence follows its rows' due times, as publishing would have made it. On PostgreSQL the
+     * update's dead row versions are vacuumed away, so that the keyed table is no larger than an
+     * unkeyed one.
+     */
+    void assignOrderingKeys(int keys) throws SQLException {
+        execute(postgresql ? """
+                UPDATE outbox o SET ordering_key = 'key-' || (s.n %% %1$d), ordering_seq = s.n / %1$d + 1
+                FROM (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM outbox) s
+                WHERE o.id = s.id""".formatted(keys) : """
+                UPDATE outbox o JOIN (SELECT id, ROW_NUMBER() OVER (ORDER BY id) - 1 AS n FROM outbox) s ON o.id = s.id
+                SET o.ordering_key = CONCAT('key-', s.n %% %1$d), o.ordering_seq = FLOOR(s.n / %1$d) + 1"""
+                .formatted(keys));
+        if (postgresql) {
+            execute("VACUUM outbox");
+        }
     }
 
     /** Inserts {@code count} DELIVERED rows, delivered two days ago, one microsecond apart. */

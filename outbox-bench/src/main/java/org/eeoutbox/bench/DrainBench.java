@@ -8,12 +8,17 @@ import java.util.concurrent.Executor;
 /**
  * Drain rate with a no-op transport: {@code rows} PENDING rows claimed, "delivered" and marked
  * DELIVERED by the engine, against the {@link JdbcLimit} loop, per database, batch size and number
- * of workers. Every round starts from the same table: truncated, seeded, analyzed (untimed).
+ * of workers; at batch size 100, also the same rows spread over 10,000 ordering keys against the
+ * unkeyed rows. Every round starts from the same table: truncated, seeded, analyzed (untimed).
  */
 final class DrainBench {
 
     private static final String NOOP_METADATA = "{}";
     private static final Runner.Target TARGET = new Runner.Target(0.90, 0);
+
+    /** Issue 17: the drain of entries spread over this many ordering keys, at least 0.8 of the unkeyed one. */
+    private static final int ORDERING_KEYS = 10_000;
+    private static final Runner.Target KEYED_TARGET = new Runner.Target(0.80, 0);
 
     private DrainBench() {
     }
@@ -53,6 +58,16 @@ final class DrainBench {
                     runner.compare("drain", config, "engine", engineSide, "limit", limitSide,
                             batchSize == 100 && (workers == 1 || workers == 4) ? TARGET : null, warmUp);
                     warmUp = false;
+                    if (batchSize == 100) {
+                        Runner.Task seedKeyed = () -> {
+                            seed.run();
+                            db.assignOrderingKeys(ORDERING_KEYS);
+                            db.analyze();
+                        };
+                        runner.compare("drain", config + " keyed (" + ORDERING_KEYS + " keys)", "keyed",
+                                Runner.Side.of(seedKeyed, () -> engine.drain(rows)), "unkeyed", engineSide,
+                                KEYED_TARGET, false);
+                    }
                     if (options.diagnose()) {
                         JdbcLimit wide = new JdbcLimit(db, Engine.NOOP_TYPE, batchSize, workers, executor, true);
                         runner.compare("diag", config + " columns", "13", Runner.Side.of(seed, () -> wide.drain(rows)),

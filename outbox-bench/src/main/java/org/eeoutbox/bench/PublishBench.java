@@ -37,6 +37,8 @@ final class PublishBench {
     private static final String INSERT_ORDER =
             "INSERT INTO bench_order (id, customer, amount, details, created_at) VALUES (?, ?, ?, ?, ?)";
     private static final AtomicLong ORDER_IDS = new AtomicLong();
+    /** Issue 17: a keyed publish, at least 0.8 of an unkeyed one. */
+    private static final Runner.Target KEYED_TARGET = new Runner.Target(0.80, 0);
 
     private PublishBench() {
     }
@@ -62,6 +64,11 @@ final class PublishBench {
                                 executor)),
                         "without", without, null, warmUp);
                 warmUp = false;
+                runner.compare("publish", config + " 1 keyed publish vs 1 publish", "keyed",
+                        Runner.Side.of(db::truncate, () -> business(db, tx, publisher, 1, transactions, workers,
+                                executor, true)),
+                        "unkeyed", Runner.Side.of(db::truncate, () -> business(db, tx, publisher, 1, transactions,
+                                workers, executor)), KEYED_TARGET, false);
                 OutboxPublisher handWritten = new HandWrittenInsert(db, tx);
                 for (int publishes : List.of(1, 10)) {
                     runner.compare("publish", config + " " + publishes + (publishes == 1 ? " publish" : " publishes")
@@ -78,14 +85,24 @@ final class PublishBench {
     /** Runs {@code total} business transactions on {@code workers} threads; returns how many ran. */
     private static long business(BenchDatabase db, DataSourceTransactions tx, OutboxPublisher publisher, int publishes,
                                  int total, int workers, Executor executor) throws Exception {
+        return business(db, tx, publisher, publishes, total, workers, executor, false);
+    }
+
+    /**
+     * As above; with {@code keyed}, each message's ordering key is its order's customer (one of
+     * 1,000), so concurrent transactions of one customer wait for each other as they would.
+     */
+    private static long business(BenchDatabase db, DataSourceTransactions tx, OutboxPublisher publisher, int publishes,
+                                 int total, int workers, Executor executor, boolean keyed) throws Exception {
         AtomicInteger remaining = new AtomicInteger(total);
         return Runner.inParallel(workers, executor, () -> {
             long done = 0;
             while (remaining.getAndDecrement() > 0) {
                 tx.inNewTransaction(() -> {
-                    insertOrder(db, tx);
+                    long order = insertOrder(db, tx);
+                    OutboxMessage message = new OutboxMessage("order.created", BenchDatabase.PAYLOAD);
                     for (int i = 0; i < publishes; i++) {
-                        publisher.publish(new OutboxMessage("order.created", BenchDatabase.PAYLOAD),
+                        publisher.publish(keyed ? message.withOrderingKey("customer-" + order % 1000) : message,
                                 HttpDelivery.to("notification-service").path("/webhooks/orders").build());
                     }
                     return null;
@@ -155,9 +172,10 @@ final class PublishBench {
         return db.isPostgresql() ? instant.atOffset(ZoneOffset.UTC) : LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
 
-    private static void insertOrder(BenchDatabase db, DataSourceTransactions tx) {
+    /** Inserts an order row; returns its id. */
+    private static long insertOrder(BenchDatabase db, DataSourceTransactions tx) {
         try {
-            tx.withConnection(connection -> {
+            return tx.withConnection(connection -> {
                 try (PreparedStatement insert = connection.prepareStatement(INSERT_ORDER)) {
                     long id = ORDER_IDS.incrementAndGet();
                     insert.setLong(1, id);
@@ -165,7 +183,8 @@ final class PublishBench {
                     insert.setBigDecimal(3, BigDecimal.valueOf(id % 100_000, 2));
                     insert.setString(4, BenchDatabase.PAYLOAD);
                     insert.setObject(5, timestamp(db, Instant.now()));
-                    return insert.executeUpdate();
+                    insert.executeUpdate();
+                    return id;
                 }
             });
         } catch (SQLException e) {

@@ -23,6 +23,7 @@ import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxStatus;
 import org.eeoutbox.RetryPolicy;
 import org.eeoutbox.engine.internal.OutageLog;
+import org.eeoutbox.spi.HeadFailurePolicy;
 import org.eeoutbox.spi.OutboxStore;
 import org.eeoutbox.spi.TransactionRunner;
 
@@ -31,16 +32,19 @@ import org.eeoutbox.spi.TransactionRunner;
  *
  * <p>Each batch runs in a new transaction of the {@link TransactionRunner}: claim (the row lock
  * is the claim), delivery and the update of every outcome commit together. A worker keeps
- * claiming while batches come back full, until the drain budget is spent. Only entries of the
+ * claiming while batches come back full or release an ordering key, until the drain budget is
+ * spent. Only entries of the
  * delivery types this processor has deliverers for are claimed.
  *
  * <p>Thread-safe. {@link #drain()} never runs twice at once: a call made while a pass runs
  * returns at once and makes the running pass go round once more, so a wake-up is never lost.
  * With a concurrency above one, the extra workers run on the given {@link Executor}.
  *
- * <p>Logs, under this class's name: each entry that ends {@code FAILED} at {@code WARNING}, each
- * retry at {@code DEBUG} (JUL {@code FINE}), and failed batches through an {@link OutageLog} (the
- * first with its trace, then a summary every 30 s, then a line when batches commit again).
+ * <p>Logs, under this class's name: each entry that ends {@code FAILED} at {@code WARNING} (for an
+ * entry with an ordering key, with what becomes of its key: blocked, or going on without it, as
+ * the store's {@link OutboxStore#headFailurePolicy()} says), each retry at {@code DEBUG} (JUL
+ * {@code FINE}), and failed batches through an {@link OutageLog} (the first with its trace, then a
+ * summary every 30 s, then a line when batches commit again).
  */
 public final class OutboxProcessor {
 
@@ -145,19 +149,36 @@ public final class OutboxProcessor {
         return processed;
     }
 
+    /**
+     * Claims batches while they come back full, or released an ordering key (its next entry may
+     * be due now: without going round, a key's backlog would move one entry per poll).
+     */
     private int drainOneWorker() {
         long deadline = System.nanoTime() + settings.drainBudget().toNanos();
         int processed = 0;
-        int batchSize;
+        List<BatchReport.Outcome> outcomes;
         do {
-            batchSize = processBatch();
-            processed += Math.max(batchSize, 0);
-        } while (batchSize == settings.batchSize() && !stopped && System.nanoTime() - deadline < 0);
+            outcomes = processBatch();
+            processed += outcomes.size();
+        } while ((outcomes.size() == settings.batchSize() || releasesKey(outcomes)) && !stopped
+                && System.nanoTime() - deadline < 0);
         return processed;
     }
 
-    /** Runs one batch in its own transaction; returns its size, or -1 if it failed. */
-    private int processBatch() {
+    /** Whether an entry with an ordering key left the claimable set, so that its successor may be claimed. */
+    private boolean releasesKey(List<BatchReport.Outcome> outcomes) {
+        for (BatchReport.Outcome outcome : outcomes) {
+            OutboxEntry entry = outcome.entry();
+            if (entry.orderingKey() != null && (entry.status() == OutboxStatus.DELIVERED
+                    || entry.status() == OutboxStatus.FAILED && store.headFailurePolicy() == HeadFailurePolicy.SKIP)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Runs one batch in its own transaction; returns its outcomes, none if it failed. */
+    private List<BatchReport.Outcome> processBatch() {
         long start = System.nanoTime();
         List<BatchReport.Outcome> outcomes;
         try {
@@ -165,7 +186,7 @@ public final class OutboxProcessor {
         } catch (RuntimeException e) {
             batchFailures.failed(e);
             notifyListener(() -> listener.onBatchFailed(e));
-            return -1;
+            return List.of();
         }
         batchFailures.succeeded();
         if (!outcomes.isEmpty()) {
@@ -173,7 +194,7 @@ public final class OutboxProcessor {
             BatchReport report = new BatchReport(outcomes, Duration.ofNanos(System.nanoTime() - start));
             notifyListener(() -> listener.onBatchCommitted(report));
         }
-        return outcomes.size();
+        return outcomes;
     }
 
     private List<BatchReport.Outcome> claimDeliverUpdate() {
@@ -288,11 +309,26 @@ public final class OutboxProcessor {
                 LOG.log(Level.WARNING, "Outbox entry {0} FAILED at attempt {1} and will not be delivered (delivery "
                         + "type {2}, destination {3}, message type {4}): {5}", entry.id(), entry.attempts(),
                         entry.deliveryType(), destination(entry), entry.messageType(), entry.lastError());
+                if (entry.orderingKey() != null) {
+                    logFailedHead(entry);
+                }
             } else if (outcome.result() instanceof DeliveryResult.RetriableFailure && LOG.isLoggable(Level.DEBUG)) {
                 LOG.log(Level.DEBUG, "Outbox entry {0} (delivery type {1}) will be retried at {2}, attempt {3} "
                         + "failed: {4}", entry.id(), entry.deliveryType(), entry.nextAttemptAt(), entry.attempts(),
                         entry.lastError());
             }
+        }
+    }
+
+    /** Says what became of the ordering key of an entry that just failed: it was its key's head. */
+    private void logFailedHead(OutboxEntry entry) {
+        if (store.headFailurePolicy() == HeadFailurePolicy.BLOCK) {
+            LOG.log(Level.WARNING, "Outbox ordering key ''{0}'' is blocked by its failed head {1} (sequence {2}): its "
+                    + "later entries wait until an operator replays or discards it (OutboxAdmin.blockedKeys)",
+                    entry.orderingKey(), entry.id(), entry.orderingSeq());
+        } else {
+            LOG.log(Level.WARNING, "Outbox ordering key ''{0}'' goes on without its failed entry {1} (sequence {2}), "
+                    + "outbox.ordering.on-head-failure=skip", entry.orderingKey(), entry.id(), entry.orderingSeq());
         }
     }
 

@@ -31,6 +31,7 @@ import org.eeoutbox.admin.EntryView;
 import org.eeoutbox.admin.OutboxAdmin;
 import org.eeoutbox.admin.OutboxOverview;
 import org.eeoutbox.admin.PageRequest;
+import org.eeoutbox.admin.BlockedKey;
 import org.eeoutbox.admin.Pause;
 import org.eeoutbox.spi.OutboxAdminStore;
 import org.eeoutbox.spi.OutboxStore;
@@ -180,6 +181,14 @@ public final class StoreOutboxAdmin implements OutboxAdmin {
     @Override
     public List<Pause> paused() {
         return transactions.inNewTransaction(admin::paused);
+    }
+
+    @Override
+    public List<BlockedKey> blockedKeys(int limit) {
+        if (limit < 1 || limit > MAX_PAGE_SIZE) {
+            throw new IllegalArgumentException("limit must be in [1, " + MAX_PAGE_SIZE + "], got: " + limit);
+        }
+        return transactions.inNewTransaction(() -> admin.blockedKeys(limit));
     }
 
     /** Locks the entry without waiting, checks its status, applies {@code change}: one transaction. */

@@ -14,8 +14,8 @@ import org.eeoutbox.config.Property;
  * An outbox entry as a <a href="https://github.com/cloudevents/spec/blob/v1.0.2/cloudevents/spec.md">CloudEvents
  * 1.0</a> event, for transports that offer the format: {@code id} is the entry's id (stable across
  * retries, like {@code x-outbox-id}), {@code type} its message type, {@code source} the configured
- * {@link #SOURCE}, {@code time} its publish time, {@code datacontenttype} the payload's content type
- * and the data its payload.
+ * {@link #SOURCE}, {@code time} its publish time, {@code subject} its ordering key (absent without
+ * one), {@code datacontenttype} the payload's content type and the data its payload.
  *
  * <p>Two modes, as the protocol bindings define them: {@linkplain Mode#BINARY binary} (the
  * attributes in headers, {@link #attributes()}; the payload unchanged as the body or record value)
@@ -26,10 +26,13 @@ import org.eeoutbox.config.Property;
  * @param source          the producer, a URI reference
  * @param type            the message type
  * @param time            when the entry was published
+ * @param subject         the entry's {@linkplain OutboxEntry#orderingKey() ordering key}, or
+ *                        {@code null} (the attribute is then left out)
  * @param dataContentType the payload's media type, for example {@code application/json}
  * @param data            the payload
  */
-public record CloudEvent(String id, URI source, String type, Instant time, String dataContentType, String data) {
+public record CloudEvent(String id, URI source, String type, Instant time, String subject, String dataContentType,
+                         String data) {
 
     /** The CloudEvents version these events follow, {@value}. */
     public static final String SPEC_VERSION = "1.0";
@@ -86,8 +89,8 @@ public record CloudEvent(String id, URI source, String type, Instant time, Strin
 
     /** Returns the event of {@code entry}, whose payload has the media type {@code dataContentType}. */
     public static CloudEvent of(OutboxEntry entry, URI source, String dataContentType) {
-        return new CloudEvent(entry.id().toString(), source, entry.messageType(), entry.createdAt(), dataContentType,
-                entry.payload());
+        return new CloudEvent(entry.id().toString(), source, entry.messageType(), entry.createdAt(),
+                entry.orderingKey(), dataContentType, entry.payload());
     }
 
     /**
@@ -110,7 +113,8 @@ public record CloudEvent(String id, URI source, String type, Instant time, Strin
 
     /**
      * Returns the context attributes for binary mode, names without their binding's prefix, in
-     * the order {@code specversion, id, source, type, time}. The content type is not among them:
+     * the order {@code specversion, id, source, type, time}, then {@code subject} if there is one.
+     * The content type is not among them:
      * bindings carry it in their own content-type header.
      */
     public Map<String, String> attributes() {
@@ -120,6 +124,9 @@ public record CloudEvent(String id, URI source, String type, Instant time, Strin
         attributes.put("source", source.toString());
         attributes.put("type", type);
         attributes.put("time", time.toString());
+        if (subject != null) {
+            attributes.put("subject", subject);
+        }
         return attributes;
     }
 

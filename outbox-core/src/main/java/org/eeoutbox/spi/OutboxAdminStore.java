@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.eeoutbox.OutboxStatus;
+import org.eeoutbox.admin.BlockedKey;
 import org.eeoutbox.admin.EntryFilter;
 import org.eeoutbox.admin.EntryView;
 import org.eeoutbox.admin.FailedAttempt;
@@ -103,4 +104,10 @@ public interface OutboxAdminStore {
 
     /** Returns the paused delivery types, oldest pause first. */
     List<Pause> paused();
+
+    /**
+     * Returns up to {@code limit} ordering keys whose head is {@code FAILED} and holds them up
+     * (under {@link HeadFailurePolicy#BLOCK}; none under {@code SKIP}), the longest blocked first.
+     */
+    List<BlockedKey> blockedKeys(int limit);
 }

@@ -25,6 +25,11 @@ public interface OutboxStore {
      * and the same delivery metadata (compared as JSON values) as {@code entry}, otherwise the
      * insert fails loudly rather than dropping a delivery to another destination.
      *
+     * <p>An entry with an {@linkplain OutboxEntry#orderingKey() ordering key} takes the key's next
+     * sequence number, locking the key's sequence until the current transaction ends: two
+     * transactions publishing to one key are serialized, so sequence order is commit order. A
+     * duplicate deduplication key still uses up a number (a gap, which holds nothing up).
+     *
      * @return the id of the entry now holding the key: {@code entry.id()} if it was inserted
      * @throws IllegalArgumentException if the key is held by an entry of another delivery type
      *                                  or with other delivery metadata; the message names the
@@ -39,6 +44,11 @@ public interface OutboxStore {
      * one of {@code deliveryTypes} and not paused ({@link OutboxAdminStore#pause}; the pause state
      * is read by each claim), oldest due first. The claim is a row lock held until the current
      * transaction ends; rows locked by other transactions are skipped, never waited for.
+     *
+     * <p>An entry with an ordering key is claimed only while it is its key's head: no entry of the
+     * same key with a smaller sequence is {@code PENDING} (claimed elsewhere or not), nor
+     * {@code FAILED} under {@link HeadFailurePolicy#BLOCK}. So at most one entry per key is in
+     * flight, and a claim never returns two entries of one key.
      *
      * @return the claimed entries, at most {@code limit}, ordered by due time then id
      */
@@ -71,6 +81,14 @@ public interface OutboxStore {
      * @return the number deleted, always in {@code [0, limit]}
      */
     int purgeDiscarded(Instant discardedBefore, int limit);
+
+    /**
+     * Returns what a {@code FAILED} head does to its ordering key in this store's claims; the
+     * processor logs it. {@link HeadFailurePolicy#BLOCK} unless the store says otherwise.
+     */
+    default HeadFailurePolicy headFailurePolicy() {
+        return HeadFailurePolicy.BLOCK;
+    }
 
     /** Returns the entry with the given id, if any. */
     Optional<OutboxEntry> find(UUID id);

@@ -26,18 +26,27 @@ final class InMemoryStore implements OutboxStore {
 
     @Override
     public UUID insert(OutboxEntry entry) {
-        rows.put(entry.id(), entry);
+        OutboxEntry inserted = entry.orderingKey() == null ? entry : entry.withOrderingSeq(
+                1 + rows.values().stream().filter(e -> entry.orderingKey().equals(e.orderingKey())).count());
+        rows.put(entry.id(), inserted);
         return entry.id();
     }
 
+    /** Claims due entries, of an ordering key only its head (the BLOCK policy). */
     @Override
     public List<OutboxEntry> claim(Set<String> deliveryTypes, Instant now, int limit) {
         return rows.values().stream()
                 .filter(e -> e.status() == OutboxStatus.PENDING && !e.nextAttemptAt().isAfter(now)
-                        && deliveryTypes.contains(e.deliveryType()))
+                        && deliveryTypes.contains(e.deliveryType()) && isHead(e))
                 .sorted(Comparator.comparing(OutboxEntry::nextAttemptAt))
                 .limit(limit)
                 .toList();
+    }
+
+    private boolean isHead(OutboxEntry entry) {
+        return entry.orderingKey() == null || rows.values().stream().noneMatch(earlier ->
+                entry.orderingKey().equals(earlier.orderingKey()) && earlier.orderingSeq() < entry.orderingSeq()
+                        && (earlier.status() == OutboxStatus.PENDING || earlier.status() == OutboxStatus.FAILED));
     }
 
     @Override
@@ -70,6 +79,6 @@ final class InMemoryStore implements OutboxStore {
 
     @Override
     public OutboxStats stats(Instant now) {
-        return new OutboxStats(rows.size(), 0, Duration.ZERO);
+        return new OutboxStats(rows.size(), 0, Duration.ZERO, 0);
     }
 }

@@ -229,6 +229,37 @@ class OutboxProcessorTest {
     }
 
     @Test
+    void aFailedHeadLogsThatItsOrderingKeyIsBlocked() {
+        UUID head = addKeyed("order-1");
+        addKeyed("order-1");
+        CapturedLog log = logOf(OutboxProcessor.class);
+
+        processor(deliverer("http", entry -> DeliveryResult.permanent("HTTP 400")), new OutboxListener() { }).drain();
+
+        List<String> warnings = log.messages(Level.WARNING);
+        assertEquals(2, warnings.size(), warnings.toString());
+        assertEquals("Outbox ordering key 'order-1' is blocked by its failed head " + head + " (sequence 1): its later "
+                + "entries wait until an operator replays or discards it (OutboxAdmin.blockedKeys)", warnings.get(1));
+    }
+
+    @Test
+    void aDrainGoesRoundWhileItsBatchesReleaseOrderingKeys() {
+        List<UUID> key = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            key.add(addKeyed("order-1"));
+        }
+        List<UUID> delivered = new ArrayList<>();
+
+        int processed = processor(deliverer("http", entry -> {
+            delivered.add(entry.id());
+            return DeliveryResult.delivered();
+        }), new OutboxListener() { }).drain();
+
+        assertEquals(5, processed, "one drain, although each batch held one entry of a batch size of 100");
+        assertEquals(key, delivered);
+    }
+
+    @Test
     void aDelivererThatCannotNameTheDestinationLeavesTheDeliveryTypeInTheWarning() {
         UUID id = add("http");
         CapturedLog log = logOf(OutboxProcessor.class);
@@ -312,8 +343,19 @@ class OutboxProcessorTest {
         }
     }
 
+    private UUID addKeyed(String orderingKey) {
+        OutboxMessage message = new OutboxMessage("t", "{}").withOrderingKey(orderingKey);
+        return store.insert(OutboxEntry.create(UUID.randomUUID(), message, delivery("http"), NOW));
+    }
+
     private UUID add(String deliveryType) {
-        DeliveryInfo delivery = new DeliveryInfo() {
+        OutboxEntry entry = OutboxEntry.create(UUID.randomUUID(), new OutboxMessage("t", "p" + store.rows.size()),
+                delivery(deliveryType), NOW);
+        return store.insert(entry);
+    }
+
+    private static DeliveryInfo delivery(String deliveryType) {
+        return new DeliveryInfo() {
             @Override
             public String deliveryType() {
                 return deliveryType;
@@ -324,9 +366,6 @@ class OutboxProcessorTest {
                 return "{}";
             }
         };
-        OutboxEntry entry = OutboxEntry.create(UUID.randomUUID(), new OutboxMessage("t", "p" + store.rows.size()),
-                delivery, NOW);
-        return store.insert(entry);
     }
 
     private static MessageDeliverer deliverer(String type, Function<OutboxEntry, DeliveryResult> outcome) {

@@ -22,7 +22,8 @@ class DocExamplesTest {
     private static final String SOURCES = "outbox-example/src/test/java/org/eeoutbox/example/";
 
     @ParameterizedTest
-    @CsvSource({"docs/transports.md, SmsDeliverer.java", "docs/guarantees.md, InvoiceEvents.java"})
+    @CsvSource({"docs/transports.md, SmsDeliverer.java", "docs/guarantees.md, InvoiceEvents.java",
+            "docs/ordering.md, OrderLifecycle.java"})
     void thePageShowsTheFileBetweenItsMarkers(String page, String file) throws IOException {
         String path = SOURCES + file;
         assertEquals(DocBlocks.between(path, "// " + page + " example: begin", "// " + page + " example: end"),
@@ -42,5 +43,20 @@ class DocExamplesTest {
         events.issued("42", "{\"id\":\"42\"}");
 
         assertEquals(List.of("invoice-42:http http", "invoice-42:kafka kafka"), published);
+    }
+
+    @Test
+    void orderLifecycleKeysEveryStepByItsOrder() {
+        List<String> published = new ArrayList<>();
+        OrderLifecycle lifecycle = new OrderLifecycle();
+        lifecycle.outbox = (OutboxMessage message, DeliveryInfo delivery) -> {
+            published.add(message.messageType() + " " + message.orderingKey());
+            return UUID.randomUUID();
+        };
+
+        lifecycle.changed("42", "order.created", "{}");
+        lifecycle.changed("42", "order.paid", "{}");
+
+        assertEquals(List.of("order.created order-42", "order.paid order-42"), published);
     }
 }

@@ -18,7 +18,9 @@ import org.eeoutbox.OutboxStatus;
 import org.eeoutbox.admin.EntryFilter;
 import org.eeoutbox.admin.EntryView;
 import org.eeoutbox.admin.FailedAttempt;
+import org.eeoutbox.admin.BlockedKey;
 import org.eeoutbox.admin.Pause;
+import org.eeoutbox.spi.HeadFailurePolicy;
 import org.eeoutbox.spi.OutboxAdminStore;
 import org.eeoutbox.spi.OutboxStoreException;
 
@@ -57,10 +59,19 @@ public final class JdbcOutboxAdminStore implements OutboxAdminStore {
 
     private final ConnectionProvider connections;
     private final SqlDialect dialect;
+    private final HeadFailurePolicy headFailurePolicy;
 
+    /** Creates the operations store of an outbox whose failed heads block their keys. */
     public JdbcOutboxAdminStore(ConnectionProvider connections, SqlDialect dialect) {
+        this(connections, dialect, HeadFailurePolicy.BLOCK);
+    }
+
+    /** Creates the operations store of an outbox whose failed heads do what {@code headFailurePolicy} says. */
+    public JdbcOutboxAdminStore(ConnectionProvider connections, SqlDialect dialect,
+                                HeadFailurePolicy headFailurePolicy) {
         this.connections = Objects.requireNonNull(connections, "connections");
         this.dialect = Objects.requireNonNull(dialect, "dialect");
+        this.headFailurePolicy = Objects.requireNonNull(headFailurePolicy, "headFailurePolicy");
     }
 
     @Override
@@ -271,6 +282,34 @@ public final class JdbcOutboxAdminStore implements OutboxAdminStore {
                             resultSet.getString(3)));
                 }
                 return paused;
+            }
+        });
+    }
+
+    @Override
+    public List<BlockedKey> blockedKeys(int limit) {
+        if (headFailurePolicy == HeadFailurePolicy.SKIP) {
+            return List.of();
+        }
+        // The failed entries that are their key's head: failed entries are few, and each head
+        // check is one probe of outbox_ordering_idx.
+        String sql = """
+                SELECT ordering_key, id, %s, last_error
+                FROM outbox
+                WHERE status = 'FAILED' AND ordering_key IS NOT NULL AND %s
+                ORDER BY updated_at, id
+                LIMIT ?""".formatted(dialect.epochMicros("updated_at"), dialect.isKeyHead(headFailurePolicy));
+        return run("read the blocked ordering keys", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                statement.setInt(1, limit);
+                try (ResultSet resultSet = statement.executeQuery()) {
+                    List<BlockedKey> keys = new ArrayList<>();
+                    while (resultSet.next()) {
+                        keys.add(new BlockedKey(resultSet.getString(1), dialect.getId(resultSet, 2),
+                                SqlDialect.getInstant(resultSet, 3), resultSet.getString(4)));
+                    }
+                    return keys;
+                }
             }
         });
     }

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.UUID;
 import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxStatus;
+import org.eeoutbox.spi.HeadFailurePolicy;
 import org.eeoutbox.spi.OutboxStats;
 import org.eeoutbox.spi.OutboxStore;
 import org.eeoutbox.spi.OutboxStoreException;
@@ -41,21 +42,34 @@ public final class JdbcOutboxStore implements OutboxStore {
 
     private final ConnectionProvider connections;
     private final SqlDialect dialect;
+    private final HeadFailurePolicy headFailurePolicy;
     private final String findSql;
     private final String findByKeySql;
     private final String statsSql;
 
+    /** Creates a store whose ordering keys are blocked by a failed head ({@link HeadFailurePolicy#BLOCK}). */
     public JdbcOutboxStore(ConnectionProvider connections, SqlDialect dialect) {
+        this(connections, dialect, HeadFailurePolicy.BLOCK);
+    }
+
+    /** Creates a store whose claims treat a failed head of an ordering key as {@code headFailurePolicy} says. */
+    public JdbcOutboxStore(ConnectionProvider connections, SqlDialect dialect, HeadFailurePolicy headFailurePolicy) {
         this.connections = Objects.requireNonNull(connections, "connections");
         this.dialect = Objects.requireNonNull(dialect, "dialect");
+        this.headFailurePolicy = Objects.requireNonNull(headFailurePolicy, "headFailurePolicy");
         this.findSql = "SELECT " + dialect.entryColumns() + " FROM outbox WHERE id = ?";
         this.findByKeySql = "SELECT id, delivery_type, " + dialect.sameMetadata("delivery_metadata")
                 + " FROM outbox WHERE deduplication_key = ?";
         this.statsSql = """
                 SELECT (SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'),
                        (SELECT COUNT(*) FROM outbox WHERE status = 'FAILED'),
+                       %s,
                        %s""".formatted(
-                dialect.epochMicros("(SELECT MIN(created_at) FROM outbox WHERE status = 'PENDING')"));
+                dialect.epochMicros("(SELECT MIN(created_at) FROM outbox WHERE status = 'PENDING')"),
+                headFailurePolicy == HeadFailurePolicy.BLOCK
+                        ? "(SELECT COUNT(DISTINCT ordering_key) FROM outbox WHERE status = 'FAILED' "
+                                + "AND ordering_key IS NOT NULL)"
+                        : "0");
     }
 
     /** Returns the dialect this store speaks. */
@@ -64,26 +78,56 @@ public final class JdbcOutboxStore implements OutboxStore {
     }
 
     @Override
+    public HeadFailurePolicy headFailurePolicy() {
+        return headFailurePolicy;
+    }
+
+    @Override
     public UUID insert(OutboxEntry entry) {
         return run("insert outbox entry " + entry.id(), connection -> {
-            int inserted;
-            try (PreparedStatement statement = connection.prepareStatement(dialect.insertSql())) {
-                dialect.setId(statement, 1, entry.id());
-                statement.setString(2, entry.messageType());
-                statement.setString(3, entry.payload());
-                statement.setString(4, entry.deliveryType());
-                statement.setString(5, entry.deliveryMetadata());
-                statement.setString(6, entry.deduplicationKey());
-                dialect.setInstant(statement, 7, entry.nextAttemptAt());
-                dialect.setInstant(statement, 8, entry.createdAt());
-                dialect.setInstant(statement, 9, entry.updatedAt());
-                inserted = statement.executeUpdate();
-            }
+            int inserted = entry.orderingKey() == null ? insertUnordered(connection, entry)
+                    : insertOrdered(connection, entry);
             if (entry.deduplicationKey() == null || (inserted == 1 && dialect.insertCountProvesInsert())) {
                 return entry.id();
             }
             return idHoldingKey(connection, entry);
         });
+    }
+
+    private int insertUnordered(Connection connection, OutboxEntry entry) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(dialect.insertSql())) {
+            bindInsert(statement, 1, entry);
+            return statement.executeUpdate();
+        }
+    }
+
+    /** Takes the key's next sequence number, holding its lock to the end of the transaction, and inserts. */
+    private int insertOrdered(Connection connection, OutboxEntry entry) throws SQLException {
+        String takeSeq = dialect.takeOrderingSeqSql();
+        if (takeSeq != null) {
+            try (PreparedStatement statement = connection.prepareStatement(takeSeq)) {
+                statement.setString(1, entry.orderingKey());
+                statement.executeUpdate();
+            }
+        }
+        try (PreparedStatement statement = connection.prepareStatement(dialect.insertOrderedSql())) {
+            statement.setString(1, entry.orderingKey());
+            bindInsert(statement, 2, entry);
+            return statement.executeUpdate();
+        }
+    }
+
+    /** Binds the parameters of {@link SqlDialect#insertSql()} from {@code first} on. */
+    private void bindInsert(PreparedStatement statement, int first, OutboxEntry entry) throws SQLException {
+        dialect.setId(statement, first, entry.id());
+        statement.setString(first + 1, entry.messageType());
+        statement.setString(first + 2, entry.payload());
+        statement.setString(first + 3, entry.deliveryType());
+        statement.setString(first + 4, entry.deliveryMetadata());
+        statement.setString(first + 5, entry.deduplicationKey());
+        dialect.setInstant(statement, first + 6, entry.nextAttemptAt());
+        dialect.setInstant(statement, first + 7, entry.createdAt());
+        dialect.setInstant(statement, first + 8, entry.updatedAt());
     }
 
     /**
@@ -130,7 +174,8 @@ public final class JdbcOutboxStore implements OutboxStore {
             return List.of();
         }
         return run("claim due outbox entries", connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(dialect.claimSql(deliveryTypes.size()))) {
+            try (PreparedStatement statement = connection.prepareStatement(
+                    dialect.claimSql(deliveryTypes.size(), headFailurePolicy))) {
                 dialect.setInstant(statement, 1, now);
                 int next = dialect.bindStrings(statement, 2, deliveryTypes);
                 statement.setInt(next, limit);
@@ -254,8 +299,8 @@ public final class JdbcOutboxStore implements OutboxStore {
                     if (!resultSet.next()) {
                         return Optional.empty();
                     }
-                    OutboxStatus status = OutboxStatus.valueOf(resultSet.getString(13));
-                    return Optional.of(readEntry(resultSet, status, SqlDialect.getInstant(resultSet, 14)));
+                    OutboxStatus status = OutboxStatus.valueOf(resultSet.getString(15));
+                    return Optional.of(readEntry(resultSet, status, SqlDialect.getInstant(resultSet, 16)));
                 }
             }
         });
@@ -269,7 +314,7 @@ public final class JdbcOutboxStore implements OutboxStore {
                 resultSet.next();
                 Instant oldest = SqlDialect.getInstant(resultSet, 3);
                 Duration age = oldest == null || oldest.isAfter(now) ? Duration.ZERO : Duration.between(oldest, now);
-                return new OutboxStats(resultSet.getLong(1), resultSet.getLong(2), age);
+                return new OutboxStats(resultSet.getLong(1), resultSet.getLong(2), age, resultSet.getLong(4));
             }
         });
     }
@@ -283,6 +328,8 @@ public final class JdbcOutboxStore implements OutboxStore {
                 resultSet.getString(4),
                 resultSet.getString(5),
                 resultSet.getString(6),
+                resultSet.getString(13),
+                orderingSeq(resultSet),
                 status,
                 resultSet.getInt(7),
                 SqlDialect.getInstant(resultSet, 8),
@@ -291,6 +338,11 @@ public final class JdbcOutboxStore implements OutboxStore {
                 resultSet.getString(11),
                 deliveredAt,
                 SqlDialect.getInstant(resultSet, 12));
+    }
+
+    private static Long orderingSeq(ResultSet resultSet) throws SQLException {
+        long seq = resultSet.getLong(14);
+        return resultSet.wasNull() ? null : seq;
     }
 
     private <T> T run(String operation, ConnectionProvider.SqlFunction<T> work) {

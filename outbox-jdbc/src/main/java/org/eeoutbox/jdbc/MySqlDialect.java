@@ -13,6 +13,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
+import org.eeoutbox.spi.HeadFailurePolicy;
 
 /**
  * MySQL 8.0 or later: ids as {@code BINARY(16)}, instants as UTC in {@code DATETIME(6)}, sets as
@@ -74,6 +75,27 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
     }
 
     @Override
+    String insertOrderedSql() {
+        // LAST_INSERT_ID() is the number takeOrderingSeqSql() just took on this connection.
+        return """
+                INSERT INTO outbox (ordering_key, id, message_type, payload, delivery_type, delivery_metadata,
+                                    deduplication_key, status, attempts, next_attempt_at, created_at, updated_at,
+                                    ordering_seq)
+                VALUES (?, ?, ?, ?, ?, ?, ?, 'PENDING', 0, ?, ?, ?, LAST_INSERT_ID())
+                ON DUPLICATE KEY UPDATE id = id""";
+    }
+
+    @Override
+    String takeOrderingSeqSql() {
+        // LAST_INSERT_ID(expr) returns expr and keeps it for the connection's next LAST_INSERT_ID():
+        // the number taken travels to the insert without a round trip. No auto-increment column
+        // is written in between. (8.0.15 has no row alias: last_seq names the row's old value.)
+        return """
+                INSERT INTO outbox_key_sequence (ordering_key, last_seq) VALUES (?, LAST_INSERT_ID(1))
+                ON DUPLICATE KEY UPDATE last_seq = LAST_INSERT_ID(last_seq + 1)""";
+    }
+
+    @Override
     String sameMetadata(String column) {
         // A JSON column is stored normalised; comparing with a JSON value compares values.
         return "(" + column + " = CAST(? AS JSON))";
@@ -86,19 +108,36 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
     }
 
     @Override
-    String claimSql(int typeCount) {
+    String claimSql(int typeCount, HeadFailurePolicy policy) {
         // FORCE INDEX keeps the optimizer on (status, next_attempt_at, id), so the scan follows the
         // ORDER BY and SKIP LOCKED row-locks only the rows LIMIT returns. MySQL wants LIMIT before
         // FOR UPDATE. The pause table is read in the same statement (materialized once, probed per
-        // row); a locking read does not lock the rows of a subquery.
+        // row); a locking read does not lock the rows of a subquery. The head check stays a
+        // dependent subquery under its OR (no antijoin whose rows the locking read would lock and
+        // skip), served by outbox_ordering_idx (ordering_key, status, ordering_seq).
         return """
                 SELECT %s
                 FROM outbox FORCE INDEX (outbox_claim_idx)
                 WHERE status = 'PENDING' AND next_attempt_at <= ? AND delivery_type IN (%s)
                   AND delivery_type NOT IN (SELECT delivery_type FROM outbox_pause)
+                  AND %s
                 ORDER BY next_attempt_at, id
                 LIMIT ?
-                FOR UPDATE SKIP LOCKED""".formatted(claimColumns(), placeholders(typeCount));
+                FOR UPDATE SKIP LOCKED""".formatted(claimColumns(), placeholders(typeCount), isKeyHead(policy));
+    }
+
+    @Override
+    String isKeyHead(HeadFailurePolicy policy) {
+        // One NOT EXISTS per status: each looks up (ordering_key, status) in outbox_ordering_idx and
+        // reads only the key's pending (or failed) entries. With status IN (...) the dependent
+        // subquery looked up ordering_key alone and read the key's whole delivered history (EXPLAIN:
+        // key_len of ordering_key only). FORCE INDEX: with few FAILED rows the optimizer chose
+        // outbox_claim_idx for status = 'FAILED', which reads every failed entry of every key.
+        List<String> none = new ArrayList<>();
+        for (String status : blockingStatuses(policy)) {
+            none.add(noEarlierEntry("outbox earlier FORCE INDEX (outbox_ordering_idx)", "earlier.status = " + status));
+        }
+        return "(ordering_key IS NULL OR (" + String.join(" AND ", none) + "))";
     }
 
     @Override

@@ -10,6 +10,7 @@ import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
+import org.eeoutbox.spi.HeadFailurePolicy;
 
 /** PostgreSQL 12 or later: native {@code uuid}, {@code timestamptz} and array parameters. */
 public final class PostgreSqlDialect extends SqlDialect {
@@ -62,6 +63,28 @@ public final class PostgreSqlDialect extends SqlDialect {
     }
 
     @Override
+    String insertOrderedSql() {
+        // One statement: the upsert of the key's sequence runs to completion (and keeps its row
+        // locked) whether or not the entry's insert conflicts on the deduplication key.
+        return """
+                WITH seq AS (
+                    INSERT INTO outbox_key_sequence (ordering_key, last_seq) VALUES (?, 1)
+                    ON CONFLICT (ordering_key) DO UPDATE SET last_seq = outbox_key_sequence.last_seq + 1
+                    RETURNING ordering_key, last_seq)
+                INSERT INTO outbox (id, message_type, payload, delivery_type, delivery_metadata, deduplication_key,
+                                    status, attempts, next_attempt_at, created_at, updated_at,
+                                    ordering_key, ordering_seq)
+                SELECT ?, ?, ?, ?, CAST(? AS json), ?, 'PENDING', 0, ?, ?, ?, seq.ordering_key, seq.last_seq
+                FROM seq
+                ON CONFLICT (deduplication_key) DO NOTHING""";
+    }
+
+    @Override
+    String takeOrderingSeqSql() {
+        return null;
+    }
+
+    @Override
     String sameMetadata(String column) {
         // json keeps the text as written and has no equality operator; jsonb compares values.
         return "(CAST(" + column + " AS jsonb) = CAST(? AS jsonb))";
@@ -73,7 +96,7 @@ public final class PostgreSqlDialect extends SqlDialect {
     }
 
     @Override
-    String claimSql(int typeCount) {
+    String claimSql(int typeCount, HeadFailurePolicy policy) {
         // Served by the partial index outbox_claim_idx (next_attempt_at, id) WHERE status = 'PENDING'.
         // The pause table is read once per claim, as a hashed subplan probed per row: no extra
         // round trip, and the plan of the outbox scan stays as it was. FOR UPDATE locks no pause row.
@@ -82,9 +105,10 @@ public final class PostgreSqlDialect extends SqlDialect {
                 FROM outbox
                 WHERE status = 'PENDING' AND next_attempt_at <= ? AND delivery_type = ANY (?)
                   AND delivery_type NOT IN (SELECT delivery_type FROM outbox_pause)
+                  AND %s
                 ORDER BY next_attempt_at, id
                 LIMIT ?
-                FOR UPDATE SKIP LOCKED""".formatted(claimColumns());
+                FOR UPDATE SKIP LOCKED""".formatted(claimColumns(), isKeyHead(policy));
     }
 
     @Override

@@ -12,6 +12,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import org.eeoutbox.spi.HeadFailurePolicy;
 
 /**
  * What differs between the supported databases: the SQL of each store operation, and how ids,
@@ -133,13 +134,15 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
     /**
      * The columns a claim reads, in the order {@link JdbcOutboxStore} maps them: id, message
      * type, payload, delivery type, metadata, deduplication key, attempts, next attempt, created,
-     * updated, last error, last attempt. Not the status and the delivery time, which the claim's
-     * {@code status = 'PENDING'} fixes (a pending entry was never delivered).
+     * updated, last error, last attempt, ordering key, ordering sequence. Not the status and the
+     * delivery time, which the claim's {@code status = 'PENDING'} fixes (a pending entry was never
+     * delivered).
      */
     final String claimColumns() {
         return "id, message_type, payload, delivery_type, delivery_metadata, deduplication_key, attempts, "
                 + epochMicros("next_attempt_at") + ", " + epochMicros("created_at") + ", "
-                + epochMicros("updated_at") + ", last_error, " + epochMicros("last_attempt_at");
+                + epochMicros("updated_at") + ", last_error, " + epochMicros("last_attempt_at")
+                + ", ordering_key, ordering_seq";
     }
 
     /** The columns of a whole entry: {@link #claimColumns()}, then status and delivery time. */
@@ -155,6 +158,55 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
     abstract String insertSql();
 
     /**
+     * The insert of an entry with an ordering key, run after {@link #takeOrderingSeqSql()} in the
+     * same transaction. Parameters: the ordering key, then those of {@link #insertSql()}. Behaves
+     * as {@link #insertSql()} on a duplicate deduplication key.
+     */
+    abstract String insertOrderedSql();
+
+    /**
+     * The statement that takes the next sequence number of an ordering key for
+     * {@link #insertOrderedSql()}, creating the key's row at 1 or incrementing it, and so locking
+     * it until the transaction ends: the lock serializes the transactions publishing to one key,
+     * and only those. Parameter: the ordering key. {@code null} where {@link #insertOrderedSql()}
+     * takes the number itself.
+     */
+    abstract String takeOrderingSeqSql();
+
+    /**
+     * Returns a boolean SQL expression on the claim's {@code outbox} row: whether it may be
+     * claimed as far as ordering goes. An entry without an ordering key may; an entry with one
+     * only if no entry of its key with a smaller sequence still holds the key: {@code PENDING}
+     * (in flight or waiting), or {@code FAILED} under {@link HeadFailurePolicy#BLOCK}. The
+     * subquery is a plain read: a locking claim neither locks nor skips its rows (tested on each
+     * database), so a head claimed by another transaction still holds its key. Under
+     * {@code OR}, it is evaluated only for keyed rows and never turned into a join, so the claim
+     * of unkeyed entries keeps its plan.
+     */
+    String isKeyHead(HeadFailurePolicy policy) {
+        return "(ordering_key IS NULL OR " + noEarlierEntry("outbox earlier", "earlier.status IN ("
+                + String.join(", ", blockingStatuses(policy)) + ")") + ")";
+    }
+
+    /** The statuses of an earlier entry that hold its key up under {@code policy}, as SQL literals. */
+    static List<String> blockingStatuses(HeadFailurePolicy policy) {
+        return policy == HeadFailurePolicy.BLOCK ? List.of("'PENDING'", "'FAILED'") : List.of("'PENDING'");
+    }
+
+    /**
+     * Returns a boolean SQL expression: whether no entry of the claim's row's key with a smaller
+     * sequence meets {@code statusCondition} (on {@code earlier.status}).
+     *
+     * @param earlier the subquery's table, {@code outbox} named {@code earlier}, with any index hint
+     */
+    static String noEarlierEntry(String earlier, String statusCondition) {
+        return """
+                NOT EXISTS (SELECT 1 FROM %s
+                            WHERE earlier.ordering_key = outbox.ordering_key AND %s
+                              AND earlier.ordering_seq < outbox.ordering_seq)""".formatted(earlier, statusCondition);
+    }
+
+    /**
      * Returns a boolean SQL expression: whether the JSON in {@code column} equals the JSON text
      * of the one parameter it holds, compared as JSON values (key order and white space do not
      * matter).
@@ -165,10 +217,11 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
     abstract boolean insertCountProvesInsert();
 
     /**
-     * The claim of due entries, of delivery types not in {@code outbox_pause}. Parameters: now,
-     * the delivery types (bound by {@link #bindStrings}), the limit. Reads {@link #claimColumns()}.
+     * The claim of due entries, of delivery types not in {@code outbox_pause}, each keyed one only
+     * if it is its key's head ({@link #isKeyHead}). Parameters: now, the delivery types (bound by
+     * {@link #bindStrings}), the limit. Reads {@link #claimColumns()}.
      */
-    abstract String claimSql(int typeCount);
+    abstract String claimSql(int typeCount, HeadFailurePolicy policy);
 
     /**
      * The set-based update of delivered entries, which also clears {@code last_error}.

@@ -762,7 +762,8 @@ abstract class AbstractOutboxStoreTest {
             OutboxSchema.verify(connection, appStore.dialect(), false);
             StoreOutboxPublisher appPublisher = new StoreOutboxPublisher(appStore,
                     StoreOutboxPublisher.DEFAULT_MAX_PAYLOAD_BYTES, Clock.systemUTC());
-            OutboxMessage message = new OutboxMessage("t", "{}").withDeduplicationKey("least-privilege");
+            OutboxMessage message = new OutboxMessage("t", "{}").withDeduplicationKey("least-privilege")
+                    .withOrderingKey("least-privilege");
             UUID id = app.inNewTransaction(() -> appPublisher.publish(message, new TestDelivery("http")));
             assertEquals(id, app.inNewTransaction(() -> appPublisher.publish(message, new TestDelivery("http"))));
 

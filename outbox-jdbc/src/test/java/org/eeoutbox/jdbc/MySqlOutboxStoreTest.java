@@ -29,6 +29,7 @@ class MySqlOutboxStoreTest extends AbstractOutboxStoreTest {
         return List.of("CREATE USER IF NOT EXISTS '" + user + "'@'%' IDENTIFIED BY '" + password + "'",
                 "GRANT SELECT, INSERT, UPDATE, DELETE ON outbox TO '" + user + "'@'%'",
                 "GRANT SELECT, INSERT, UPDATE, DELETE ON outbox_attempt TO '" + user + "'@'%'",
-                "GRANT SELECT, INSERT, UPDATE, DELETE ON outbox_pause TO '" + user + "'@'%'");
+                "GRANT SELECT, INSERT, UPDATE, DELETE ON outbox_pause TO '" + user + "'@'%'",
+                "GRANT SELECT, INSERT, UPDATE, DELETE ON outbox_key_sequence TO '" + user + "'@'%'");
     }
 }

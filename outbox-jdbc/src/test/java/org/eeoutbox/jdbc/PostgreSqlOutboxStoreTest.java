@@ -34,7 +34,8 @@ class PostgreSqlOutboxStoreTest extends AbstractOutboxStoreTest {
     protected List<String> applicationUserSql(String user, String password) {
         return List.of("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '" + user + "') THEN "
                         + "CREATE ROLE " + user + " LOGIN PASSWORD '" + password + "'; END IF; END $$",
-                "GRANT SELECT, INSERT, UPDATE, DELETE ON outbox, outbox_attempt, outbox_pause TO " + user);
+                "GRANT SELECT, INSERT, UPDATE, DELETE ON outbox, outbox_attempt, outbox_pause, outbox_key_sequence TO "
+                        + user);
     }
 
     @Test

@@ -2,6 +2,8 @@ package org.eeoutbox.testkit;
 
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
@@ -42,6 +44,22 @@ public final class Await {
      * @return the sum of what the calls of {@code drain} returned
      * @throws AssertionError if rows were still pending after {@code timeout}
      */
+    /**
+     * Waits up to 30 seconds for {@code latch} to open.
+     *
+     * @throws AssertionError if it does not; IllegalStateException if the thread is interrupted
+     */
+    public static void open(CountDownLatch latch) {
+        try {
+            if (!latch.await(30, TimeUnit.SECONDS)) {
+                throw new AssertionError("the latch did not open within 30 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     public static int drained(TestDatabase database, IntSupplier drain, Duration timeout) {
         AtomicInteger processed = new AtomicInteger();
         until(timeout, Duration.ofMillis(1), () -> {

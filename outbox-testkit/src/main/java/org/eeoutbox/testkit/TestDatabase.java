@@ -1,5 +1,8 @@
 package org.eeoutbox.testkit;
 
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import javax.sql.DataSource;
 
 /**
@@ -55,4 +58,18 @@ public interface TestDatabase {
      * @throws IllegalStateException if the query fails or returns no row
      */
     long queryForLong(String sql);
+
+    /**
+     * Runs a statement outside any transaction (auto-commit), for setting up a test.
+     *
+     * @throws IllegalStateException naming the statement if it fails
+     */
+    default void execute(String sql) {
+        try (Connection connection = dataSource().getConnection();
+             Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
 }

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.eeoutbox.OutboxStatus;
 import org.eeoutbox.admin.ActionOutcome;
+import org.eeoutbox.admin.BlockedKey;
 import org.eeoutbox.admin.BulkResult;
 import org.eeoutbox.admin.EntryDetails;
 import org.eeoutbox.admin.EntryPage;
@@ -107,6 +108,18 @@ final class AdminJson {
             JsonObjectBuilder item = Json.createObjectBuilder().add("deliveryType", pause.deliveryType());
             put(item, "pausedAt", pause.pausedAt());
             put(item, "pausedBy", pause.pausedBy());
+            array.add(item);
+        }
+        return array;
+    }
+
+    static JsonArrayBuilder blockedKeys(List<BlockedKey> keys) {
+        JsonArrayBuilder array = Json.createArrayBuilder();
+        for (BlockedKey key : keys) {
+            JsonObjectBuilder item = Json.createObjectBuilder().add("orderingKey", key.orderingKey())
+                    .add("headId", key.headId().toString());
+            put(item, "failedAt", key.failedAt());
+            put(item, "lastError", key.lastError());
             array.add(item);
         }
         return array;

@@ -173,6 +173,18 @@ public class OutboxAdminResource {
         return Response.ok(Json.createObjectBuilder().add("paused", AdminJson.paused(admin.paused())).build()).build();
     }
 
+    @GET
+    @Path("blocked-keys")
+    @Allowed(Allowed.Role.VIEWER)
+    @Operation(summary = "Ordering keys held up by a FAILED head, the longest blocked first; replay or discard the "
+            + "head (its id is headId) to release the key")
+    public Response blockedKeys() {
+        Parameters query = parameters("size");
+        int size = query.integer("size", PageRequest.FIRST.size(), 1, OutboxAdmin.MAX_PAGE_SIZE);
+        return Response.ok(Json.createObjectBuilder()
+                .add("blockedKeys", AdminJson.blockedKeys(admin.blockedKeys(size))).build()).build();
+    }
+
     @POST
     @Path("delivery-types/{type}/pause")
     @Allowed(Allowed.Role.OPERATOR)

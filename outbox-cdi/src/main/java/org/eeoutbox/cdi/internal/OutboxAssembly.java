@@ -97,7 +97,7 @@ final class OutboxAssembly {
         Executor executor = resources.managedExecutor(settings.managedExecutor());
         SqlDialect dialect = checkDatabase(dataSource);
         JtaConnectionProvider connections = new JtaConnectionProvider(dataSource, registry);
-        JdbcOutboxStore store = new JdbcOutboxStore(connections, dialect);
+        JdbcOutboxStore store = new JdbcOutboxStore(connections, dialect, settings.headFailurePolicy());
         TransactionRunner transactions = new ContainerTransactionRunner(requiresNew,
                 TransactionTimeout.of(settings.transactionTimeout(), resources.userTransaction()));
         List<MessageDeliverer> created = transports.create(
@@ -122,7 +122,8 @@ final class OutboxAssembly {
             JtaOutboxPublisher publisher = new JtaOutboxPublisher(
                     new StoreOutboxPublisher(store, settings.maxPayloadBytes(), clock), wakeUp,
                     deliverers.stream().map(MessageDeliverer::deliveryType).collect(Collectors.toSet()));
-            OutboxAdmin admin = new StoreOutboxAdmin(new JdbcOutboxAdminStore(connections, dialect), store,
+            OutboxAdmin admin = new StoreOutboxAdmin(
+                    new JdbcOutboxAdminStore(connections, dialect, settings.headFailurePolicy()), store,
                     transactions, clock, caller, audit);
             return new OutboxComponents(settings, dialect.name(), store, transactions, publisher, admin, processor,
                     purger, deliverers, created, tasks, clock, new OutboxProbes(clock));

@@ -17,14 +17,16 @@ import org.eeoutbox.MessageDeliverer;
 import org.eeoutbox.OutboxStatus;
 import org.eeoutbox.admin.AdminAction;
 import org.eeoutbox.engine.BatchReport;
+import org.eeoutbox.spi.HeadFailurePolicy;
 
 /**
  * MicroProfile Metrics for the outbox, in the application registry, each with a description
  * (the Prometheus {@code # HELP}): counters {@code outbox.delivered}, {@code outbox.retries},
  * {@code outbox.failed}, tagged {@code delivery_type} (one series per delivery type, registered at
  * zero at startup; a total is their sum), the timer {@code outbox.batch.duration}, and the gauges
- * {@code outbox.pending}, {@code outbox.failed.current} and {@code outbox.oldest.pending.age.seconds},
- * and the counters of operators' changes {@code outbox.admin.replayed} and
+ * {@code outbox.pending}, {@code outbox.failed.current}, {@code outbox.oldest.pending.age.seconds} and
+ * {@code outbox.ordering.blocked.keys}, the counter {@code outbox.ordering.skipped} (failed heads the
+ * {@code skip} policy went past), and the counters of operators' changes {@code outbox.admin.replayed} and
  * {@code outbox.admin.discarded} (entries changed through {@link org.eeoutbox.admin.OutboxAdmin}).
  *
  * <p>The counters carry no untagged total beside the tagged series: MicroProfile Metrics 5 requires
@@ -54,6 +56,8 @@ public class OutboxMetrics {
     private Timer batchDuration;
     private Counter replayed;
     private Counter discarded;
+    private Counter skippedHeads;
+    private boolean skipPolicy;
 
     /** Registers the metrics once the outbox has started. */
     void register(@Observes OutboxSettings started) {
@@ -73,6 +77,12 @@ public class OutboxMetrics {
         registry.gauge(metadata("outbox.oldest.pending.age.seconds", "Seconds since the oldest PENDING entry was "
                 + "published, 0 when none waits, read every outbox.metrics.refresh-interval"), runtime,
                 r -> r.stats().oldestPendingAge().toMillis() / 1000.0);
+        registry.gauge(metadata("outbox.ordering.blocked.keys", "Ordering keys held up by a FAILED head (policy "
+                + "block) until an operator replays or discards it, read every outbox.metrics.refresh-interval"),
+                runtime, r -> r.stats().blockedKeys());
+        skippedHeads = registry.counter(metadata("outbox.ordering.skipped", "Entries with an ordering key that "
+                + "ended FAILED while their key went on without them (policy skip)"));
+        skipPolicy = started.headFailurePolicy() == HeadFailurePolicy.SKIP;
         replayed = registry.counter(metadata("outbox.admin.replayed",
                 "Entries an operator replayed (FAILED or DISCARDED back to PENDING) through OutboxAdmin"));
         discarded = registry.counter(metadata("outbox.admin.discarded",
@@ -104,6 +114,9 @@ public class OutboxMetrics {
                 countersOf(type).delivered().inc();
             } else if (status == OutboxStatus.FAILED) {
                 countersOf(type).failed().inc();
+                if (skipPolicy && outcome.entry().orderingKey() != null) {
+                    skippedHeads.inc();
+                }
             } else if (outcome.result() instanceof DeliveryResult.RetriableFailure) {
                 countersOf(type).retries().inc();
             }

@@ -62,7 +62,7 @@ public class OutboxRuntime {
 
     private OutboxComponents components;
     private boolean stopped;
-    private volatile OutboxStats stats = new OutboxStats(0, 0, Duration.ZERO);
+    private volatile OutboxStats stats = new OutboxStats(0, 0, Duration.ZERO, 0);
     private final AtomicBoolean refreshing = new AtomicBoolean();
 
     /**

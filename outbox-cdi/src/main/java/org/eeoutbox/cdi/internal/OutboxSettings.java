@@ -11,6 +11,7 @@ import org.eeoutbox.engine.ProcessorSettings;
 import org.eeoutbox.engine.PurgerSettings;
 import org.eeoutbox.engine.StoreOutboxPublisher;
 import org.eeoutbox.spi.CloudEvent;
+import org.eeoutbox.spi.HeadFailurePolicy;
 
 /**
  * The runtime's own configuration: every {@code outbox.*} property that is not a transport's,
@@ -34,6 +35,7 @@ import org.eeoutbox.spi.CloudEvent;
  * @param purger             retention, deduplication window, batch size
  * @param maxPendingAge      readiness is DOWN while the oldest pending entry is older; {@code null}
  *                           (the default): pending age never affects readiness
+ * @param headFailurePolicy  what a failed head does to its ordering key
  */
 public record OutboxSettings(
         String dataSource,
@@ -51,7 +53,8 @@ public record OutboxSettings(
         boolean purgerEnabled,
         Duration purgeInterval,
         PurgerSettings purger,
-        Duration maxPendingAge) {
+        Duration maxPendingAge,
+        HeadFailurePolicy headFailurePolicy) {
 
     /** What calls the outbox's periodic tasks. */
     public enum Trigger {
@@ -158,12 +161,18 @@ public record OutboxSettings(
             SECOND, null, "When set, MicroProfile Health readiness is DOWN while the oldest PENDING entry is older; "
                     + "unset, a backlog (a receiver outage) never takes the application out of service.");
 
+    static final Property<String> ON_HEAD_FAILURE = Property.oneOf("outbox.ordering.on-head-failure",
+            "block", List.of("block", "skip"),
+            "What a FAILED head does to its ordering key: block keeps the key's later entries waiting until an "
+                    + "operator replays or discards the head; skip lets the key go on without it. Unkeyed entries "
+                    + "are not affected (docs/ordering.md).");
+
     /** Every property of the runtime, in the order of the configuration reference. */
     public static final List<Property<?>> PROPERTIES = List.of(DATASOURCE, TRIGGER, SCHEDULED_EXECUTOR,
             MANAGED_EXECUTOR, CREATE_SCHEMA, MAX_PAYLOAD, METRICS, STATS_INTERVAL, PROCESSOR, POLL_INTERVAL,
             BATCH_SIZE, CONCURRENCY, DRAIN_BUDGET, TRANSPORT_DISPATCH, TRANSACTION_TIMEOUT, MAX_RETRIES,
             INITIAL_BACKOFF, MULTIPLIER, MAX_BACKOFF, JITTER, PURGER, PURGE_INTERVAL, RETENTION, DEDUPLICATION_WINDOW,
-            DISCARDED_RETENTION, PURGE_BATCH, MAX_PENDING_AGE,
+            DISCARDED_RETENTION, PURGE_BATCH, MAX_PENDING_AGE, ON_HEAD_FAILURE,
             // Read by the transports that send CloudEvents (HTTP and Kafka), declared once for both.
             CloudEvent.SOURCE);
 
@@ -197,7 +206,8 @@ public record OutboxSettings(
                 configuration.get(TRANSACTION_TIMEOUT), configuration.get(PURGER), configuration.get(PURGE_INTERVAL),
                 new PurgerSettings(retention, deduplicationWindow, configuration.get(DISCARDED_RETENTION),
                         configuration.get(PURGE_BATCH),
-                        PurgerSettings.DEFAULT.timeBudget()), configuration.find(MAX_PENDING_AGE).orElse(null));
+                        PurgerSettings.DEFAULT.timeBudget()), configuration.find(MAX_PENDING_AGE).orElse(null),
+                HeadFailurePolicy.valueOf(configuration.get(ON_HEAD_FAILURE).toUpperCase(Locale.ROOT)));
         return configuration.problems().size() == problemsBefore ? Optional.of(settings)
                 : Optional.empty();
     }

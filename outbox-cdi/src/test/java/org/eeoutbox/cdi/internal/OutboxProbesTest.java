@@ -50,7 +50,7 @@ class OutboxProbesTest {
         OutboxSettings settings = settings(Map.of("outbox.metrics.refresh-interval", "1s"));
         assertFalse(probes.readiness(settings).up(), "not probed yet");
 
-        probes.probed(new OutboxStats(5, 0, Duration.ofHours(3)));
+        probes.probed(new OutboxStats(5, 0, Duration.ofHours(3), 0));
         assertTrue(probes.readiness(settings).up(), "a backlog alone never makes it DOWN by default");
 
         probes.probeFailed(new IllegalStateException("Connection refused"));
@@ -58,7 +58,7 @@ class OutboxProbesTest {
         assertFalse(down.up());
         assertTrue(down.data().get("database").contains("Connection refused"), down.data().toString());
 
-        probes.probed(new OutboxStats(0, 0, Duration.ZERO));
+        probes.probed(new OutboxStats(0, 0, Duration.ZERO, 0));
         assertTrue(probes.readiness(settings).up());
         clock.advance(Duration.ofSeconds(4));
         assertFalse(probes.readiness(settings).up(), "no probe completed within three intervals");
@@ -68,9 +68,9 @@ class OutboxProbesTest {
     void readinessChecksThePendingAgeOnlyWhenAThresholdIsSet() {
         OutboxSettings settings = settings(Map.of("outbox.health.max-pending-age", "10m"));
 
-        probes.probed(new OutboxStats(1, 0, Duration.ofMinutes(9)));
+        probes.probed(new OutboxStats(1, 0, Duration.ofMinutes(9), 0));
         assertTrue(probes.readiness(settings).up());
-        probes.probed(new OutboxStats(1, 0, Duration.ofMinutes(10)));
+        probes.probed(new OutboxStats(1, 0, Duration.ofMinutes(10), 0));
         assertFalse(probes.readiness(settings).up());
         assertEquals("PT10M", probes.readiness(settings).data().get("maxPendingAge"));
     }

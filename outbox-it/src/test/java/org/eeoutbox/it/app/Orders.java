@@ -63,6 +63,18 @@ public class Orders {
                 .withDeduplicationKey(orderId + ":created"), delivery);
     }
 
+    /**
+     * Publishes step {@code step} of the aggregate {@code orderingKey} to the receiver at
+     * {@code path}, keyed by the aggregate, in one transaction of its own.
+     *
+     * @return the outbox entry's id
+     */
+    @Transactional
+    public UUID publishStep(String orderingKey, int step, String path) {
+        return outbox.publish(new OutboxMessage("order.step", "{\"step\":" + step + "}").withOrderingKey(orderingKey),
+                HttpDelivery.to(RECEIVER).path(path).build());
+    }
+
     /** Like {@link #place}, then fails, so the transaction rolls back. */
     @Transactional
     public UUID placeAndFail(String orderId) throws SQLException {

@@ -39,6 +39,22 @@ public class OrdersResource {
         return String.join("\n", ids);
     }
 
+    /**
+     * Publishes steps 0 to {@code count - 1} of the aggregate {@code key} to {@code path}, one
+     * transaction each, one after the other; answers their outbox ids, one per line.
+     */
+    @POST
+    @Path("steps")
+    @Produces(MediaType.TEXT_PLAIN)
+    public String steps(@QueryParam("key") String key, @QueryParam("count") int count,
+                        @QueryParam("path") String path) {
+        List<String> ids = new ArrayList<>(count);
+        for (int step = 0; step < count; step++) {
+            ids.add(orders.publishStep(key, step, path).toString());
+        }
+        return String.join("\n", ids);
+    }
+
     /** Answers {@code status attempts last_error} of the order's outbox entry, or 404. */
     @GET
     @Path("{orderId}/outbox")

@@ -118,6 +118,10 @@ final class HttpRequests {
         set(headers, OutboxHeaders.MESSAGE_TYPE, headerValue(entry.messageType()));
         set(headers, OutboxHeaders.ATTEMPT, Integer.toString(entry.attempts() + 1));
         set(headers, OutboxHeaders.OUTBOX_ID, entry.id().toString());
+        if (entry.orderingKey() != null) {
+            set(headers, OutboxHeaders.ORDERING_KEY, headerValue(entry.orderingKey()));
+            set(headers, OutboxHeaders.ORDERING_SEQ, String.valueOf(entry.orderingSeq()));
+        }
         if (mode == CloudEvent.Mode.BINARY) {
             // The HTTP binding percent-encodes space, '"', '%' and all but printable ASCII.
             event.attributes().forEach((name, value) -> set(headers, "ce-" + name,

@@ -220,6 +220,31 @@ class HttpMessageDelivererTest {
     }
 
     @Test
+    void anEntryWithAnOrderingKeySendsItsKeyAndSequenceOverUserHeadersOfTheirNames() throws InterruptedException {
+        HttpDelivery delivery = HttpDelivery.to("receiver").path("/ok")
+                .header("X-Outbox-Ordering-Seq", "0").build();
+        OutboxEntry entry = OutboxEntry.create(UUID.randomUUID(),
+                new OutboxMessage("order.paid", PAYLOAD).withOrderingKey("commande-42 é"), delivery, NOW)
+                .withOrderingSeq(7);
+
+        assertInstanceOf(Delivered.class, deliverer(SETTINGS).deliver(entry));
+
+        ReceivedRequest request = receiver.next();
+        assertEquals(List.of("commande-42%20%C3%A9"), request.headers(OutboxHeaders.ORDERING_KEY));
+        assertEquals(List.of("7"), request.headers(OutboxHeaders.ORDERING_SEQ));
+    }
+
+    @Test
+    void anEntryWithoutAnOrderingKeySendsNoOrderingHeaders() throws InterruptedException {
+        assertInstanceOf(Delivered.class, deliverer(SETTINGS).deliver(entry(HttpDelivery.to("receiver").path("/ok")
+                .build())));
+
+        ReceivedRequest request = receiver.next();
+        assertEquals(List.of(), request.headers(OutboxHeaders.ORDERING_KEY));
+        assertEquals(List.of(), request.headers(OutboxHeaders.ORDERING_SEQ));
+    }
+
+    @Test
     void messageTypeHeaderIsPercentEncodedOutsidePrintableAscii() throws InterruptedException {
         OutboxEntry entry = OutboxEntry.create(UUID.randomUUID(), new OutboxMessage("commande créée 100%", PAYLOAD),
                 HttpDelivery.to("receiver").path("/ok").build(), NOW);
@@ -777,7 +802,7 @@ class HttpMessageDelivererTest {
     }
 
     private static OutboxEntry rawEntry(String deliveryType, String metadata) {
-        return new OutboxEntry(UUID.randomUUID(), "order.created", PAYLOAD, deliveryType, metadata, null,
+        return new OutboxEntry(UUID.randomUUID(), "order.created", PAYLOAD, deliveryType, metadata, null, null, null,
                 OutboxStatus.PENDING, 0, NOW, NOW, NOW, null, null, null);
     }
 

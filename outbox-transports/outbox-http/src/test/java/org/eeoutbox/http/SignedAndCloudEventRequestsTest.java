@@ -134,10 +134,12 @@ class SignedAndCloudEventRequestsTest {
     }
 
     @Test
-    void binaryModeCarriesTheAttributesInHeadersAndThePayloadUnchanged() {
+    void binaryModeCarriesTheAttributesInHeadersTheOrderingKeyAsSubjectAndThePayloadUnchanged() {
         deliverer = deliverer(Clock.systemUTC(), new HttpServiceOptions(null, org.eeoutbox.spi.CloudEvent.Mode.BINARY,
                 SOURCE));
-        OutboxEntry entry = entry();
+        OutboxEntry entry = OutboxEntry.create(UUID.randomUUID(),
+                new OutboxMessage("order.created", PAYLOAD).withOrderingKey("order-42"),
+                HttpDelivery.to("receiver").path("/hooks").build(), Instant.now()).withOrderingSeq(1);
 
         assertEquals(DeliveryResult.delivered(), deliverer.deliver(entry));
 
@@ -195,6 +197,7 @@ class SignedAndCloudEventRequestsTest {
         assertEquals(entry.id().toString(), event.getId());
         assertEquals("order.created", event.getType());
         assertEquals(SOURCE, event.getSource());
+        assertEquals(entry.orderingKey(), event.getSubject(), "the ordering key, absent without one");
         assertEquals(OffsetDateTime.ofInstant(entry.createdAt(), ZoneOffset.UTC), event.getTime());
         assertEquals("application/json", event.getDataContentType());
         assertEquals(PAYLOAD, new String(event.getData().toBytes(), StandardCharsets.UTF_8));

@@ -200,7 +200,13 @@ final class KafkaBatch {
         headers.add(OutboxHeaders.MESSAGE_TYPE, entry.messageType().getBytes(StandardCharsets.UTF_8));
         headers.add(OutboxHeaders.ATTEMPT, Integer.toString(entry.attempts() + 1).getBytes(StandardCharsets.UTF_8));
         headers.add(OutboxHeaders.OUTBOX_ID, entry.id().toString().getBytes(StandardCharsets.UTF_8));
-        return new ProducerRecord<>(delivery.topic(), null, delivery.findKey().orElse(null), value, headers);
+        if (entry.orderingKey() != null) {
+            headers.add(OutboxHeaders.ORDERING_KEY, entry.orderingKey().getBytes(StandardCharsets.UTF_8));
+            headers.add(OutboxHeaders.ORDERING_SEQ, entry.orderingSeq().toString().getBytes(StandardCharsets.UTF_8));
+        }
+        // Without a key of its own, the record takes the ordering key: one key, one partition, in order.
+        String key = delivery.findKey().orElse(entry.orderingKey());
+        return new ProducerRecord<>(delivery.topic(), null, key, value, headers);
     }
 
     /** Waits for one record's acknowledgement until the batch deadline and classifies the outcome. */

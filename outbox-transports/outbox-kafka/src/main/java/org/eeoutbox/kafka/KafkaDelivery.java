@@ -33,9 +33,11 @@ import org.eeoutbox.spi.CloudEvent;
  * <p>The record's value is the message payload, and the key and header values are sent as UTF-8
  * text ({@code StringSerializer}). After the headers given here the deliverer appends
  * {@value OutboxHeaders#MESSAGE_TYPE}, {@value OutboxHeaders#ATTEMPT} and
- * {@value OutboxHeaders#OUTBOX_ID} with the entry's id; a header of one of those names given here
- * is still sent, but a consumer reading {@code headers().lastHeader("x-outbox-id")} sees the
- * entry's id.
+ * {@value OutboxHeaders#OUTBOX_ID} with the entry's id, and for an entry with an ordering key
+ * {@value OutboxHeaders#ORDERING_KEY} and {@value OutboxHeaders#ORDERING_SEQ}; a header of one of
+ * those names given here is still sent, but a consumer reading
+ * {@code headers().lastHeader("x-outbox-id")} sees the entry's id. Without a {@code key} here, the
+ * record's key is the entry's ordering key (if any), so that a key's messages share a partition.
  *
  * <p>Every argument is checked when it is given, with an {@link IllegalArgumentException} naming
  * the argument, so an invalid delivery never reaches the outbox table:

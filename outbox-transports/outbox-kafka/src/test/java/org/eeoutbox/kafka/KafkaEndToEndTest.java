@@ -6,21 +6,31 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import java.util.stream.LongStream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.eeoutbox.DeliveryResult;
+import org.eeoutbox.MessageDeliverer;
+import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxHeaders;
 import org.eeoutbox.OutboxMessage;
+import org.eeoutbox.RetryPolicy;
 import org.eeoutbox.engine.OutboxListener;
 import org.eeoutbox.engine.OutboxProcessor;
 import org.eeoutbox.engine.ProcessorSettings;
@@ -81,31 +91,139 @@ class KafkaEndToEndTest {
         }
     }
 
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void keyedMessagesArriveInEachKeysCommitOrderThroughRetriesAndFourWorkers() throws Exception {
+        int keys = 50;
+        int perKey = 20;
+        String topic = "orders-ordered";
+        TestDatabase database = TestDatabases.mysql();
+        database.dropOutboxTables();
+        DataSourceTransactions transactions = new DataSourceTransactions(database.dataSource());
+        JdbcOutboxStore store = new JdbcOutboxStore(transactions,
+                DatabaseCheck.forLocalTransactions(database.dataSource(), true));
+        StoreOutboxPublisher publisher = new StoreOutboxPublisher(store, 1024 * 1024, Clock.systemUTC());
+        ExecutorService executor = Executors.newFixedThreadPool(8);
+        try (KafkaBroker broker = KafkaBroker.start();
+             KafkaMessageDeliverer kafka = KafkaMessageDeliverer.builder(
+                     Map.of("bootstrap.servers", broker.bootstrapServers(), "linger.ms", "5")).build()) {
+            broker.createTopic(topic, 3);
+            List<Future<?>> publishers = new ArrayList<>();
+            for (int p = 0; p < 4; p++) {
+                publishers.add(executor.submit(() -> {
+                    for (int i = 0; i < keys * perKey / 4; i++) {
+                        String key = "order-" + ThreadLocalRandom.current().nextInt(keys);
+                        transactions.inNewTransaction(() -> publisher.publish(
+                                new OutboxMessage("order.changed", "{}").withOrderingKey(key),
+                                KafkaDelivery.topic(topic).build()));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> running : publishers) {
+                running.get(2, TimeUnit.MINUTES);
+            }
+            List<String> violations = Collections.synchronizedList(new ArrayList<>());
+            OutboxProcessor processor = new OutboxProcessor(store, transactions, List.of(flaky(kafka, violations)),
+                    ProcessorSettings.DEFAULT.withConcurrency(4).withRetryPolicy(
+                            new RetryPolicy(1000, Duration.ZERO, 1.0, Duration.ZERO, 0.0)),
+                    new OutboxListener() { }, executor, Clock.systemUTC());
+
+            Await.drained(database, processor::drain, Duration.ofMinutes(3));
+
+            Map<String, List<Long>> arrivals = new HashMap<>();
+            consume(broker.bootstrapServers(), topic, keys * perKey, record -> arrivals
+                    .computeIfAbsent(record.key(), key -> new ArrayList<>())
+                    .add(Long.parseLong(new String(record.headers().lastHeader(OutboxHeaders.ORDERING_SEQ).value(),
+                            StandardCharsets.UTF_8))));
+            Map<String, List<Long>> committed = new HashMap<>();
+            for (int k = 0; k < keys; k++) {
+                long published = database.queryForLong(
+                        "SELECT COUNT(*) FROM outbox WHERE ordering_key = 'order-" + k + "'");
+                if (published > 0) {
+                    committed.put("order-" + k, LongStream.rangeClosed(1, published).boxed().toList());
+                }
+            }
+            assertEquals(List.of(), violations);
+            assertEquals(committed, arrivals, "each key's records on its partition in sequence order, none missing");
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
     /** Reads the topic until {@code expected} records arrived and a further poll brings nothing. */
     private static Map<String, Integer> consumeAll(String bootstrap, int expected) {
+        Map<String, Integer> received = new HashMap<>();
+        consume(bootstrap, TOPIC, expected, record -> received.merge(
+                new String(record.headers().lastHeader(OutboxHeaders.OUTBOX_ID).value(), StandardCharsets.UTF_8), 1,
+                Integer::sum));
+        return received;
+    }
+
+    /** Hands each record of {@code topic} to {@code each} until {@code expected} arrived and a poll brings none. */
+    private static void consume(String bootstrap, String topic, int expected,
+                                Consumer<ConsumerRecord<String, String>> each) {
         Map<String, Object> config = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ConsumerConfig.GROUP_ID_CONFIG, "e2e-" + UUID.randomUUID(),
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        Map<String, Integer> received = new HashMap<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
                 new StringDeserializer())) {
-            consumer.subscribe(List.of(TOPIC));
+            consumer.subscribe(List.of(topic));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             int total = 0;
             while (System.nanoTime() < deadline) {
                 var records = consumer.poll(Duration.ofMillis(500));
                 for (ConsumerRecord<String, String> record : records) {
                     total++;
-                    String id = new String(record.headers().lastHeader(OutboxHeaders.OUTBOX_ID).value(),
-                            StandardCharsets.UTF_8);
-                    received.merge(id, 1, Integer::sum);
+                    each.accept(record);
                 }
                 if (total >= expected && records.isEmpty()) {
                     break;
                 }
             }
         }
-        return received;
+    }
+
+    /**
+     * Sends through {@code kafka} all but a random fifth of each batch, which fails as retriable
+     * without being sent; records a batch that holds two entries of one ordering key.
+     */
+    private static MessageDeliverer flaky(KafkaMessageDeliverer kafka, List<String> violations) {
+        return new MessageDeliverer() {
+            @Override
+            public String deliveryType() {
+                return kafka.deliveryType();
+            }
+
+            @Override
+            public DeliveryResult deliver(OutboxEntry entry) {
+                return deliverBatch(List.of(entry)).get(0);
+            }
+
+            @Override
+            public List<DeliveryResult> deliverBatch(List<OutboxEntry> entries) {
+                Set<String> keys = new HashSet<>();
+                List<OutboxEntry> sent = new ArrayList<>();
+                DeliveryResult[] results = new DeliveryResult[entries.size()];
+                for (int i = 0; i < entries.size(); i++) {
+                    if (!keys.add(entries.get(i).orderingKey())) {
+                        violations.add("two entries of " + entries.get(i).orderingKey() + " in one batch");
+                    }
+                    if (ThreadLocalRandom.current().nextInt(5) == 0) {
+                        results[i] = DeliveryResult.retriable("broker unavailable (simulated)");
+                    } else {
+                        sent.add(entries.get(i));
+                    }
+                }
+                List<DeliveryResult> sentResults = kafka.deliverBatch(sent);
+                for (int i = 0, next = 0; i < results.length; i++) {
+                    if (results[i] == null) {
+                        results[i] = sentResults.get(next++);
+                    }
+                }
+                return List.of(results);
+            }
+        };
     }
 }

@@ -156,6 +156,26 @@ class KafkaMessageDelivererTest {
     }
 
     @Test
+    void anEntryWithAnOrderingKeySendsKeyAndSequenceHeadersAndTheKeyAsRecordKeyUnlessTheDeliveryHasOne() {
+        MockProducer<String, String> producer = mockProducer(true);
+        OutboxMessage message = new OutboxMessage("order.paid", "{}").withOrderingKey("order-42");
+        OutboxEntry keyless = OutboxEntry.create(UUID.randomUUID(), message,
+                KafkaDelivery.topic("orders").build(), Instant.now()).withOrderingSeq(3);
+        OutboxEntry ownKey = OutboxEntry.create(UUID.randomUUID(), message,
+                KafkaDelivery.topic("orders").key("partition-7").build(), Instant.now()).withOrderingSeq(4);
+
+        KafkaMessageDeliverer.of(producer).deliverBatch(List.of(keyless, ownKey));
+
+        ProducerRecord<String, String> first = producer.history().get(0);
+        assertEquals("order-42", first.key());
+        assertEquals("order-42", lastHeader(first, "x-outbox-ordering-key"));
+        assertEquals("3", lastHeader(first, "x-outbox-ordering-seq"));
+        ProducerRecord<String, String> second = producer.history().get(1);
+        assertEquals("partition-7", second.key());
+        assertEquals("4", lastHeader(second, "x-outbox-ordering-seq"));
+    }
+
+    @Test
     void unreadableMetadataAndForeignTypeArePermanentWhileTheRestIsSent() {
         MockProducer<String, String> producer = mockProducer(true);
         List<OutboxEntry> entries = List.of(
@@ -367,6 +387,10 @@ class KafkaMessageDelivererTest {
         List<DeliveryResult> all = new ArrayList<>(first);
         all.addAll(second);
         return all;
+    }
+
+    private static String lastHeader(ProducerRecord<String, String> record, String name) {
+        return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
     }
 
     private static MockProducer<String, String> mockProducer(boolean autoComplete) {
