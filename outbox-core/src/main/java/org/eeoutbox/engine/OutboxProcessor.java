@@ -7,11 +7,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
@@ -23,16 +26,24 @@ import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxStatus;
 import org.eeoutbox.RetryPolicy;
 import org.eeoutbox.engine.internal.OutageLog;
+import org.eeoutbox.spi.LeasedEntry;
 import org.eeoutbox.spi.OutboxStore;
 import org.eeoutbox.spi.TransactionRunner;
 
 /**
  * Claims due entries, delivers them and records the outcomes.
  *
- * <p>Each batch runs in a new transaction of the {@link TransactionRunner}: claim (the row lock
- * is the claim), delivery and the update of every outcome commit together. A worker keeps
- * claiming while batches come back full, until the drain budget is spent. Only entries of the
- * delivery types this processor has deliverers for are claimed.
+ * <p>In lock mode (the default) each batch runs in a new transaction of the
+ * {@link TransactionRunner}: claim (the row lock is the claim), delivery and the update of every
+ * outcome commit together. In lease mode ({@link LeaseSettings}, per delivery type) the claim
+ * commits in a transaction of its own that stamps a lease on each entry, the delivery runs with no
+ * transaction and no connection held, and the outcomes are written in another transaction, fenced
+ * by each lease's token: an entry whose lease expired and was claimed again keeps the newer
+ * holder's state, and is counted ({@link OutboxListener#onLeasesLost}). When that last transaction
+ * fails (the database restarts), it is tried again, with the outcomes kept in memory, until the
+ * leases would expire; only then may their entries be delivered again. A worker keeps claiming
+ * while batches come back full, until the drain budget is spent. Only entries of the delivery
+ * types this processor has deliverers for are claimed.
  *
  * <p>Thread-safe. {@link #drain()} never runs twice at once: a call made while a pass runs
  * returns at once and makes the running pass go round once more, so a wake-up is never lost.
@@ -46,10 +57,16 @@ public final class OutboxProcessor {
 
     private static final Logger LOG = System.getLogger(OutboxProcessor.class.getName());
 
+    /** The pauses between tries to write the outcomes of a lease-mode batch: doubling from the first to the most. */
+    private static final Duration COMPLETION_RETRY_FIRST_PAUSE = Duration.ofMillis(100);
+    private static final Duration COMPLETION_RETRY_MAX_PAUSE = Duration.ofSeconds(2);
+
     private final OutboxStore store;
     private final TransactionRunner transactions;
     private final Map<String, MessageDeliverer> deliverers;
     private final ProcessorSettings settings;
+    private final LeaseSettings leases;
+    private final Set<String> lockTypes;
     private final OutboxListener listener;
     private final Executor executor;
     private final Clock clock;
@@ -70,7 +87,19 @@ public final class OutboxProcessor {
      */
     public OutboxProcessor(OutboxStore store, TransactionRunner transactions, List<MessageDeliverer> deliverers,
                            ProcessorSettings settings, OutboxListener listener, Executor executor, Clock clock) {
-        this(store, transactions, deliverers, settings, listener, executor, clock,
+        this(store, transactions, deliverers, settings, listener, executor, clock, LeaseSettings.NONE);
+    }
+
+    /**
+     * Creates a processor that claims the delivery types of {@code leases} in lease mode.
+     *
+     * @throws IllegalArgumentException as the other constructor does, and if {@code leases} names a
+     *                                  delivery type no deliverer has
+     */
+    public OutboxProcessor(OutboxStore store, TransactionRunner transactions, List<MessageDeliverer> deliverers,
+                           ProcessorSettings settings, OutboxListener listener, Executor executor, Clock clock,
+                           LeaseSettings leases) {
+        this(store, transactions, deliverers, settings, listener, executor, clock, leases,
                 () -> ThreadLocalRandom.current().nextDouble());
     }
 
@@ -78,10 +107,27 @@ public final class OutboxProcessor {
     OutboxProcessor(OutboxStore store, TransactionRunner transactions, List<MessageDeliverer> deliverers,
                     ProcessorSettings settings, OutboxListener listener, Executor executor, Clock clock,
                     DoubleSupplier random) {
+        this(store, transactions, deliverers, settings, listener, executor, clock, LeaseSettings.NONE, random);
+    }
+
+    /** As the public constructor, with the source of the backoff jitter given, for tests. */
+    OutboxProcessor(OutboxStore store, TransactionRunner transactions, List<MessageDeliverer> deliverers,
+                    ProcessorSettings settings, OutboxListener listener, Executor executor, Clock clock,
+                    LeaseSettings leases, DoubleSupplier random) {
         this.store = Objects.requireNonNull(store, "store");
         this.transactions = Objects.requireNonNull(transactions, "transactions");
         this.deliverers = byType(deliverers);
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.leases = Objects.requireNonNull(leases, "leases");
+        for (String type : leases.deliveryTypes()) {
+            if (!this.deliverers.containsKey(type)) {
+                throw new IllegalArgumentException("leases.deliveryTypes() names '" + type + "', for which there is "
+                        + "no deliverer; the delivery types are " + this.deliverers.keySet());
+            }
+        }
+        Set<String> lockOnly = new HashSet<>(this.deliverers.keySet());
+        lockOnly.removeAll(leases.deliveryTypes());
+        this.lockTypes = Set.copyOf(lockOnly);
         this.listener = Objects.requireNonNull(listener, "listener");
         this.executor = Objects.requireNonNull(executor, "executor");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -145,59 +191,183 @@ public final class OutboxProcessor {
         return processed;
     }
 
+    /**
+     * Claims batches until one comes back short in each mode or the drain budget is spent. A mode
+     * with no delivery type costs nothing: a processor without leases runs exactly as before them.
+     */
     private int drainOneWorker() {
         long deadline = System.nanoTime() + settings.drainBudget().toNanos();
         int processed = 0;
-        int batchSize;
+        boolean full;
         do {
-            batchSize = processBatch();
-            processed += Math.max(batchSize, 0);
-        } while (batchSize == settings.batchSize() && !stopped && System.nanoTime() - deadline < 0);
+            int locked = lockTypes.isEmpty() ? 0 : processBatch();
+            int leased = leases.deliveryTypes().isEmpty() ? 0 : processLeasedBatch();
+            processed += Math.max(locked, 0) + Math.max(leased, 0);
+            full = locked == settings.batchSize() || leased == settings.batchSize();
+        } while (full && !stopped && System.nanoTime() - deadline < 0);
         return processed;
     }
 
-    /** Runs one batch in its own transaction; returns its size, or -1 if it failed. */
+    /** Runs one lock-mode batch in its own transaction; returns its size, or -1 if it failed. */
     private int processBatch() {
         long start = System.nanoTime();
         List<BatchReport.Outcome> outcomes;
         try {
             outcomes = transactions.inNewTransaction(this::claimDeliverUpdate);
         } catch (RuntimeException e) {
-            batchFailures.failed(e);
-            notifyListener(() -> listener.onBatchFailed(e));
+            batchFailed(e);
             return -1;
         }
         batchFailures.succeeded();
+        report(outcomes, start);
+        return outcomes.size();
+    }
+
+    private List<BatchReport.Outcome> claimDeliverUpdate() {
+        List<OutboxEntry> claimed = store.claim(lockTypes, clock.instant(), settings.batchSize());
+        if (claimed.isEmpty()) {
+            return List.of();
+        }
+        List<BatchReport.Outcome> outcomes = decide(claimed, deliver(claimed));
+        store.update(outcomes.stream().map(BatchReport.Outcome::entry).toList());
+        return outcomes;
+    }
+
+    /**
+     * Runs one lease-mode batch: claims in one transaction, delivers with none open, completes in
+     * another, tried again until the leases would expire. Returns its size, or -1 if it failed.
+     */
+    private int processLeasedBatch() {
+        long start = System.nanoTime();
+        // Measured on this JVM's monotonic clock from before the claim: the leases, which start
+        // later on the database's clock, end after this.
+        long leasesEnd = start + leases.length().toNanos();
+        List<LeasedEntry> leased;
+        try {
+            leased = transactions.inNewTransaction(() -> store.lease(leases.deliveryTypes(), clock.instant(),
+                    settings.batchSize(), leases.owner(), leases.length()));
+        } catch (RuntimeException e) {
+            batchFailed(e);
+            return -1;
+        }
+        if (leased.isEmpty()) {
+            batchFailures.succeeded();
+            return 0;
+        }
+        List<OutboxEntry> claimed = leased.stream().map(LeasedEntry::entry).toList();
+        List<BatchReport.Outcome> outcomes = deliverWithinBudget(claimed);
+        List<LeasedEntry> completed = new ArrayList<>(leased.size());
+        for (int i = 0; i < leased.size(); i++) {
+            completed.add(leased.get(i).with(outcomes.get(i).entry()));
+        }
+        Optional<Set<UUID>> lost = complete(completed, leasesEnd);
+        if (lost.isEmpty()) {
+            return -1;
+        }
+        batchFailures.succeeded();
+        if (!lost.get().isEmpty()) {
+            int count = lost.get().size();
+            LOG.log(Level.WARNING, "{0} outbox leases expired before their outcome was written; the entries were "
+                    + "claimed again and keep the newer outcome (raise the lease length if this repeats)", count);
+            notifyListener(() -> listener.onLeasesLost(count));
+        }
+        report(outcomes.stream().filter(outcome -> !lost.get().contains(outcome.entry().id())).toList(), start);
+        return outcomes.size();
+    }
+
+    /**
+     * Delivers the entries whose retry budget is not spent and decides their outcomes; fails the
+     * others without an attempt. An entry claimed with its budget spent had leases that ended
+     * without an outcome (its delivery killed or stalled the instance each time): delivering it
+     * again would exceed the budget that lock mode keeps. Outcomes in claim order.
+     */
+    private List<BatchReport.Outcome> deliverWithinBudget(List<OutboxEntry> claimed) {
+        RetryPolicy policy = settings.retryPolicy();
+        List<OutboxEntry> deliverable = claimed.stream().filter(entry -> !policy.isExhausted(entry.attempts())).toList();
+        List<BatchReport.Outcome> decided = deliverable.isEmpty() ? List.of() : decide(deliverable, deliver(deliverable));
+        if (deliverable.size() == claimed.size()) {
+            return decided;
+        }
+        Instant now = clock.instant();
+        List<BatchReport.Outcome> outcomes = new ArrayList<>(claimed.size());
+        int next = 0;
+        for (OutboxEntry entry : claimed) {
+            outcomes.add(policy.isExhausted(entry.attempts()) ? spentBudget(entry, now) : decided.get(next++));
+        }
+        return outcomes;
+    }
+
+    /** The outcome of an entry whose every allowed attempt was made: FAILED, with its attempts as they are. */
+    private static BatchReport.Outcome spentBudget(OutboxEntry entry, Instant now) {
+        String reason = "retries exhausted after " + entry.attempts() + " attempts; the last ended without an outcome "
+                + "(its lease expired: the instance stopped or stalled while delivering it)";
+        OutboxEntry failed = new OutboxEntry(entry.id(), entry.messageType(), entry.payload(), entry.deliveryType(),
+                entry.deliveryMetadata(), entry.deduplicationKey(), OutboxStatus.FAILED, entry.attempts(),
+                entry.nextAttemptAt(), entry.createdAt(), now, reason, null, now);
+        return new BatchReport.Outcome(failed, DeliveryResult.permanent(reason));
+    }
+
+    /**
+     * Writes the outcomes of a lease-mode batch, trying again while the leases last.
+     *
+     * @return the ids whose lease was lost; empty when the outcomes could not be written
+     */
+    private Optional<Set<UUID>> complete(List<LeasedEntry> completed, long leasesEnd) {
+        long pause = COMPLETION_RETRY_FIRST_PAUSE.toNanos();
+        while (true) {
+            try {
+                return Optional.of(transactions.inNewTransaction(() -> store.completeLeased(completed)));
+            } catch (RuntimeException e) {
+                batchFailures.failed(e);
+                if (stopped || leasesEnd - System.nanoTime() <= pause || !sleep(pause)) {
+                    LOG.log(Level.WARNING, "Gave up writing the outcomes of {0} leased outbox entries; they will be "
+                            + "delivered again once their leases expire", completed.size());
+                    notifyListener(() -> listener.onBatchFailed(e));
+                    return Optional.empty();
+                }
+                pause = Math.min(pause * 2, COMPLETION_RETRY_MAX_PAUSE.toNanos());
+            }
+        }
+    }
+
+    private static boolean sleep(long nanos) {
+        try {
+            Thread.sleep(Duration.ofNanos(nanos).toMillis());
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private void batchFailed(RuntimeException e) {
+        batchFailures.failed(e);
+        notifyListener(() -> listener.onBatchFailed(e));
+    }
+
+    /** Logs and reports the outcomes of a batch written (committed) since {@code start}. */
+    private void report(List<BatchReport.Outcome> outcomes, long start) {
         if (!outcomes.isEmpty()) {
             logOutcomes(outcomes);
             BatchReport report = new BatchReport(outcomes, Duration.ofNanos(System.nanoTime() - start));
             notifyListener(() -> listener.onBatchCommitted(report));
         }
-        return outcomes.size();
     }
 
-    private List<BatchReport.Outcome> claimDeliverUpdate() {
-        List<OutboxEntry> claimed = store.claim(deliverers.keySet(), clock.instant(), settings.batchSize());
-        if (claimed.isEmpty()) {
-            return List.of();
-        }
-        List<DeliveryResult> results = deliver(claimed);
+    /** Decides each claimed entry's next state from its delivery result, in claim order. */
+    private List<BatchReport.Outcome> decide(List<OutboxEntry> claimed, List<DeliveryResult> results) {
         Instant now = clock.instant();
         List<BatchReport.Outcome> outcomes = new ArrayList<>(claimed.size());
-        List<OutboxEntry> updated = new ArrayList<>(claimed.size());
         int postponed = 0;
         String postponedReason = null;
         for (int i = 0; i < claimed.size(); i++) {
             DeliveryResult result = results.get(i);
-            OutboxEntry next = transition(claimed.get(i), result, now);
-            outcomes.add(new BatchReport.Outcome(next, result));
-            updated.add(next);
+            outcomes.add(new BatchReport.Outcome(transition(claimed.get(i), result, now), result));
             if (result instanceof DeliveryResult.Postponed postponement) {
                 postponed++;
                 postponedReason = postponement.reason();
             }
         }
-        store.update(updated);
         if (postponed > 0) {
             LOG.log(Level.WARNING, "{0} outbox entries postponed, transport unavailable: {1}", postponed,
                     postponedReason);
