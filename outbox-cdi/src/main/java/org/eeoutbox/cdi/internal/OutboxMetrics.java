@@ -24,8 +24,9 @@ import org.eeoutbox.engine.BatchReport;
  * {@code outbox.failed}, tagged {@code delivery_type} (one series per delivery type, registered at
  * zero at startup; a total is their sum), the timer {@code outbox.batch.duration}, and the gauges
  * {@code outbox.pending}, {@code outbox.failed.current} and {@code outbox.oldest.pending.age.seconds},
- * and the counters of operators' changes {@code outbox.admin.replayed} and
- * {@code outbox.admin.discarded} (entries changed through {@link org.eeoutbox.admin.OutboxAdmin}).
+ * the counters of operators' changes {@code outbox.admin.replayed} and
+ * {@code outbox.admin.discarded} (entries changed through {@link org.eeoutbox.admin.OutboxAdmin}),
+ * and {@code outbox.lease.lost} (lease mode: leases that expired before their outcome was written).
  *
  * <p>The counters carry no untagged total beside the tagged series: MicroProfile Metrics 5 requires
  * every metric of one name to have the same tag names, and Prometheus sums series anyway
@@ -54,6 +55,7 @@ public class OutboxMetrics {
     private Timer batchDuration;
     private Counter replayed;
     private Counter discarded;
+    private Counter leasesLost;
 
     /** Registers the metrics once the outbox has started. */
     void register(@Observes OutboxSettings started) {
@@ -77,6 +79,8 @@ public class OutboxMetrics {
                 "Entries an operator replayed (FAILED or DISCARDED back to PENDING) through OutboxAdmin"));
         discarded = registry.counter(metadata("outbox.admin.discarded",
                 "Entries an operator discarded through OutboxAdmin"));
+        leasesLost = registry.counter(metadata("outbox.lease.lost", "Lease-mode entries whose lease expired before "
+                + "their outcome was written and which another claim took: each may have been delivered twice"));
         runtime.refreshStatsOnSchedule();
         enabled = true;
     }
@@ -89,6 +93,12 @@ public class OutboxMetrics {
             replayed.inc(action.changed());
         } else if (AdminAction.DISCARD.equals(action.action())) {
             discarded.inc(action.changed());
+        }
+    }
+
+    void count(@Observes LeasesLost lost) {
+        if (enabled) {
+            leasesLost.inc(lost.count());
         }
     }
 
