@@ -53,6 +53,11 @@ final class DrainBench {
                     runner.compare("drain", config, "engine", engineSide, "limit", limitSide,
                             batchSize == 100 && (workers == 1 || workers == 4) ? TARGET : null, warmUp);
                     warmUp = false;
+                    if (options.lease()) {
+                        Engine leased = new Engine(db, Engine.noop(), batchSize, workers, executor, true);
+                        runner.compare("lease", config, "lease", Runner.Side.of(seed, () -> leased.drain(rows)),
+                                "lock", engineSide, null, false);
+                    }
                     if (options.diagnose()) {
                         JdbcLimit wide = new JdbcLimit(db, Engine.NOOP_TYPE, batchSize, workers, executor, true);
                         runner.compare("diag", config + " columns", "13", Runner.Side.of(seed, () -> wide.drain(rows)),
