@@ -14,8 +14,9 @@ import java.util.Set;
  * Immutable.
  *
  * @param deliveryTypes the delivery types claimed in lease mode; empty: lock mode for every type
- * @param length        how long a lease lasts, {@code > 0}: it must exceed the longest delivery of
- *                      a batch, or a slow batch is delivered a second time by another worker
+ * @param length        how long a lease lasts, {@code > 0}: it must exceed twice the longest
+ *                      delivery of a batch (a worker keeps two batches in flight, the second may
+ *                      wait for the first), or a slow batch is delivered again by another worker
  * @param owner         who holds the leases, shown to operators in {@code lease_owner}: 1 to 255
  *                      characters, one per instance
  */

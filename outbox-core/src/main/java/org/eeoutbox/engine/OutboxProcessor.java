@@ -194,18 +194,34 @@ public final class OutboxProcessor {
     /**
      * Claims batches until one comes back short in each mode or the drain budget is spent. A mode
      * with no delivery type costs nothing: a processor without leases runs exactly as before them.
+     *
+     * <p>Lease-mode batches are pipelined: each is delivered and completed on the executor while
+     * this thread claims the next, which starts as soon as it is claimed; the worker then waits for
+     * the older one. So at most two lease-mode batches per worker are in flight, and the connection
+     * is held only for the claims and completions.
      */
     private int drainOneWorker() {
         long deadline = System.nanoTime() + settings.drainBudget().toNanos();
         int processed = 0;
+        CompletableFuture<Integer> delivering = CompletableFuture.completedFuture(0);
         boolean full;
         do {
             int locked = lockTypes.isEmpty() ? 0 : processBatch();
-            int leased = leases.deliveryTypes().isEmpty() ? 0 : processLeasedBatch();
-            processed += Math.max(locked, 0) + Math.max(leased, 0);
+            int leased = 0;
+            if (!leases.deliveryTypes().isEmpty()) {
+                Optional<LeaseBatch> claimed = claimLeases();
+                leased = claimed.map(batch -> batch.leased().size()).orElse(-1);
+                CompletableFuture<Integer> previous = delivering;
+                delivering = claimed.filter(batch -> !batch.leased().isEmpty())
+                        .map(batch -> CompletableFuture.supplyAsync(() -> deliverAndComplete(batch), executor))
+                        .orElse(CompletableFuture.completedFuture(0));
+                // deliverAndComplete never throws: failures become results and reports.
+                processed += previous.join();
+            }
+            processed += Math.max(locked, 0);
             full = locked == settings.batchSize() || leased == settings.batchSize();
         } while (full && !stopped && System.nanoTime() - deadline < 0);
-        return processed;
+        return processed + delivering.join();
     }
 
     /** Runs one lock-mode batch in its own transaction; returns its size, or -1 if it failed. */
@@ -233,36 +249,44 @@ public final class OutboxProcessor {
         return outcomes;
     }
 
-    /**
-     * Runs one lease-mode batch: claims in one transaction, delivers with none open, completes in
-     * another, tried again until the leases would expire. Returns its size, or -1 if it failed.
-     */
-    private int processLeasedBatch() {
+    /** A lease-mode batch as claimed: its leases, and when they end on this JVM's monotonic clock. */
+    private record LeaseBatch(List<LeasedEntry> leased, long start, long leasesEnd) {
+    }
+
+    /** Claims a lease-mode batch in its own transaction; empty if the claim failed. */
+    private Optional<LeaseBatch> claimLeases() {
         long start = System.nanoTime();
-        // Measured on this JVM's monotonic clock from before the claim: the leases, which start
-        // later on the database's clock, end after this.
-        long leasesEnd = start + leases.length().toNanos();
-        List<LeasedEntry> leased;
         try {
-            leased = transactions.inNewTransaction(() -> store.lease(leases.deliveryTypes(), clock.instant(),
-                    settings.batchSize(), leases.owner(), leases.length()));
+            List<LeasedEntry> leased = transactions.inNewTransaction(() -> store.lease(leases.deliveryTypes(),
+                    clock.instant(), settings.batchSize(), leases.owner(), leases.length()));
+            if (leased.isEmpty()) {
+                batchFailures.succeeded();
+            }
+            // Measured from before the claim: the leases, which start later on the database's
+            // clock, end after this.
+            return Optional.of(new LeaseBatch(leased, start, start + leases.length().toNanos()));
         } catch (RuntimeException e) {
             batchFailed(e);
-            return -1;
+            return Optional.empty();
         }
-        if (leased.isEmpty()) {
-            batchFailures.succeeded();
-            return 0;
-        }
+    }
+
+    /**
+     * Delivers a lease-mode batch with no transaction open and completes it in another, tried
+     * again until the leases would expire. Returns the batch's size, or 0 if its outcomes could
+     * not be written. Never throws.
+     */
+    private int deliverAndComplete(LeaseBatch batch) {
+        List<LeasedEntry> leased = batch.leased();
         List<OutboxEntry> claimed = leased.stream().map(LeasedEntry::entry).toList();
         List<BatchReport.Outcome> outcomes = deliverWithinBudget(claimed);
         List<LeasedEntry> completed = new ArrayList<>(leased.size());
         for (int i = 0; i < leased.size(); i++) {
             completed.add(leased.get(i).with(outcomes.get(i).entry()));
         }
-        Optional<Set<UUID>> lost = complete(completed, leasesEnd);
+        Optional<Set<UUID>> lost = complete(completed, batch.leasesEnd());
         if (lost.isEmpty()) {
-            return -1;
+            return 0;
         }
         batchFailures.succeeded();
         if (!lost.get().isEmpty()) {
@@ -271,7 +295,8 @@ public final class OutboxProcessor {
                     + "claimed again and keep the newer outcome (raise the lease length if this repeats)", count);
             notifyListener(() -> listener.onLeasesLost(count));
         }
-        report(outcomes.stream().filter(outcome -> !lost.get().contains(outcome.entry().id())).toList(), start);
+        report(outcomes.stream().filter(outcome -> !lost.get().contains(outcome.entry().id())).toList(),
+                batch.start());
         return outcomes.size();
     }
 

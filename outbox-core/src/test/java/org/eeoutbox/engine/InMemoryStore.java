@@ -20,8 +20,9 @@ import org.eeoutbox.spi.OutboxStats;
 import org.eeoutbox.spi.OutboxStore;
 
 /**
- * A fake store for the engine's pure logic: no locks, no transactions, one thread. What a
- * database does is proven by the JDBC store's contract suite against real servers.
+ * A fake store for the engine's pure logic: no locks, no transactions; claims and writes are
+ * synchronized, for lease-mode batches completed on another thread. What a database does is
+ * proven by the JDBC store's contract suite against real servers.
  */
 final class InMemoryStore implements OutboxStore {
 
@@ -38,7 +39,7 @@ final class InMemoryStore implements OutboxStore {
     }
 
     @Override
-    public List<OutboxEntry> claim(Set<String> deliveryTypes, Instant now, int limit) {
+    public synchronized List<OutboxEntry> claim(Set<String> deliveryTypes, Instant now, int limit) {
         return rows.values().stream()
                 .filter(e -> e.status() == OutboxStatus.PENDING && !e.nextAttemptAt().isAfter(now)
                         && deliveryTypes.contains(e.deliveryType()) && !leased.contains(e.id()))
@@ -49,7 +50,8 @@ final class InMemoryStore implements OutboxStore {
 
     /** Claims without expiry: a lease lasts until {@link #completeLeased} or {@link #expireLeases}. */
     @Override
-    public List<LeasedEntry> lease(Set<String> deliveryTypes, Instant now, int limit, String owner, Duration length) {
+    public synchronized List<LeasedEntry> lease(Set<String> deliveryTypes, Instant now, int limit, String owner,
+                                                Duration length) {
         List<LeasedEntry> claimed = new ArrayList<>();
         for (OutboxEntry entry : claim(deliveryTypes, now, Integer.MAX_VALUE)) {
             if (claimed.size() < limit && leased.add(entry.id())) {
@@ -61,7 +63,7 @@ final class InMemoryStore implements OutboxStore {
     }
 
     @Override
-    public Set<UUID> completeLeased(List<LeasedEntry> entries) {
+    public synchronized Set<UUID> completeLeased(List<LeasedEntry> entries) {
         Set<UUID> lost = new HashSet<>();
         for (LeasedEntry lease : entries) {
             UUID id = lease.entry().id();
@@ -87,7 +89,7 @@ final class InMemoryStore implements OutboxStore {
     }
 
     @Override
-    public void update(List<OutboxEntry> entries) {
+    public synchronized void update(List<OutboxEntry> entries) {
         entries.forEach(entry -> rows.put(entry.id(), entry));
     }
 

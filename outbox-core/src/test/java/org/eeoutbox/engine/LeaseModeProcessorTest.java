@@ -9,9 +9,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.IntPredicate;
@@ -157,6 +163,36 @@ class LeaseModeProcessorTest {
     }
 
     @Test
+    void aWorkerDeliversItsNextLeasedBatchWhileThePreviousOneIsInFlight() throws Exception {
+        for (int i = 0; i < 4; i++) {
+            add("http");
+        }
+        CountDownLatch secondBatchStarted = new CountDownLatch(1);
+        AtomicInteger batches = new AtomicInteger();
+        List<Boolean> firstSawTheSecond = new CopyOnWriteArrayList<>();
+        MessageDeliverer slowFirst = batchDeliverer(entries -> {
+            if (batches.incrementAndGet() == 1) {
+                firstSawTheSecond.add(await(secondBatchStarted));
+            } else {
+                secondBatchStarted.countDown();
+            }
+            return Collections.nCopies(entries.size(), DeliveryResult.delivered());
+        });
+        ExecutorService executor = Executors.newCachedThreadPool();
+        try {
+            int processed = new OutboxProcessor(store, transactions, List.of(slowFirst),
+                    ProcessorSettings.DEFAULT.withBatchSize(2), listener, executor, Clock.fixed(NOW, ZoneOffset.UTC),
+                    leases(Duration.ofMinutes(1)), () -> 0.0).drain();
+
+            assertEquals(4, processed);
+        } finally {
+            executor.shutdownNow();
+        }
+        assertEquals(List.of(true), firstSawTheSecond, "the second batch started while the first was in flight");
+        assertTrue(store.rows.values().stream().allMatch(entry -> entry.status() == OutboxStatus.DELIVERED));
+    }
+
+    @Test
     void leasesForADeliveryTypeWithoutADelivererAreRejectedNamingIt() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> new OutboxProcessor(store, transactions, List.of(deliverer("http", entry -> null)),
@@ -210,6 +246,34 @@ class LeaseModeProcessorTest {
         };
     }
 
+    private static MessageDeliverer batchDeliverer(Function<List<OutboxEntry>, List<DeliveryResult>> results) {
+        return new MessageDeliverer() {
+            @Override
+            public String deliveryType() {
+                return "http";
+            }
+
+            @Override
+            public DeliveryResult deliver(OutboxEntry entry) {
+                return deliverBatch(List.of(entry)).get(0);
+            }
+
+            @Override
+            public List<DeliveryResult> deliverBatch(List<OutboxEntry> entries) {
+                return results.apply(entries);
+            }
+        };
+    }
+
+    private static boolean await(CountDownLatch latch) {
+        try {
+            return latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     /** Runs work at once, numbering the transactions and failing those {@link #failing} picks. */
     private static final class Transactions implements TransactionRunner {
         final AtomicInteger calls = new AtomicInteger();
@@ -231,7 +295,7 @@ class LeaseModeProcessorTest {
     }
 
     private static final class Recorder implements OutboxListener {
-        final List<Integer> committedSizes = new ArrayList<>();
+        final List<Integer> committedSizes = new CopyOnWriteArrayList<>();
         final AtomicInteger failures = new AtomicInteger();
         final AtomicInteger leasesLost = new AtomicInteger();
 

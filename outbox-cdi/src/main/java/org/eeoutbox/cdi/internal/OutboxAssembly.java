@@ -153,11 +153,15 @@ final class OutboxAssembly {
             boolean lease = leased.contains(type);
             Duration bound = lease ? modes.lease() : settings.transactionTimeout();
             Optional<Duration> worst = deliverer.maxBatchDuration(settings.processor().batchSize());
-            if (worst.isPresent() && worst.get().compareTo(bound) >= 0) {
+            // A lease-mode batch may wait for the transport while the worker's previous one is in
+            // flight (pipelining), so its lease covers two of the transport's worst batches.
+            Optional<Duration> needed = lease ? worst.map(duration -> duration.multipliedBy(2)) : worst;
+            if (needed.isPresent() && needed.get().compareTo(bound) >= 0) {
                 String limit = lease ? OutboxSettings.LEASE.name() : OutboxSettings.TRANSACTION_TIMEOUT.name();
                 problems.add(limit + "=" + bound + " is too short: a batch of " + settings.processor().batchSize()
-                        + " '" + type + "' deliveries may take up to " + worst.get() + " (claim mode " + (lease
-                        ? ClaimModes.LEASE : ClaimModes.LOCK) + "); raise " + limit + ", lower "
+                        + " '" + type + "' deliveries may take up to " + worst.get() + (lease
+                        ? " and lease mode keeps two batches per worker in flight, so a lease must exceed "
+                        + needed.get() : " (claim mode lock)") + "; raise " + limit + ", lower "
                         + OutboxSettings.BATCH_SIZE.name() + " or the transport's timeouts"
                         + (lease ? "" : ", or claim it with " + OutboxSettings.CLAIM_MODE.name() + "." + type
                         + "=lease, which holds no transaction during deliveries"));

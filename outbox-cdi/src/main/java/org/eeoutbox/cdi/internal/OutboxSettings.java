@@ -141,7 +141,7 @@ public record OutboxSettings(
             null, "lock or lease", "The claim mode of one delivery type (http, kafka or your own), overriding "
                     + "outbox.processor.claim-mode.");
     static final Property<Duration> LEASE = Property.duration("outbox.processor.lease", Duration.ofMinutes(2),
-            SECOND, null, "How long a lease-mode claim lasts; must exceed the longest batch the transports allow. "
+            SECOND, null, "How long a lease-mode claim lasts; must exceed twice the longest batch the transports allow. "
                     + "An entry whose lease ends undelivered is claimed again.");
     static final Property<Integer> MAX_RETRIES = Property.integer("outbox.processor.max-retries",
             RETRY.maxRetries(), 0, 1000, "How many retries after the first attempt before an entry is FAILED.");

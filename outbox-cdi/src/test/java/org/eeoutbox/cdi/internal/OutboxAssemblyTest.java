@@ -148,10 +148,11 @@ class OutboxAssemblyTest {
 
         components.stop();
         components = null;
-        properties.put("outbox.processor.lease", "10s");
+        properties.put("outbox.processor.lease", "20s");
         OutboxConfigurationException e = assertThrows(OutboxConfigurationException.class, this::build);
-        assertTrue(e.getMessage().contains("outbox.processor.lease=PT10S is too short: a batch of 100 'http' "
-                + "deliveries may take up to PT15S (claim mode lease); raise outbox.processor.lease"), e.getMessage());
+        assertTrue(e.getMessage().contains("outbox.processor.lease=PT20S is too short: a batch of 100 'http' "
+                + "deliveries may take up to PT15S and lease mode keeps two batches per worker in flight, so a lease "
+                + "must exceed PT30S; raise outbox.processor.lease"), e.getMessage());
     }
 
     @Test
