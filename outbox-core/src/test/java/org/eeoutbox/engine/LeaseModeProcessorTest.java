@@ -1,5 +1,7 @@
 package org.eeoutbox.engine;
 
+import static org.eeoutbox.engine.OutboxProcessorTest.batchDeliverer;
+import static org.eeoutbox.engine.OutboxProcessorTest.deliverer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,7 +21,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 import org.eeoutbox.DeliveryInfo;
@@ -218,51 +219,11 @@ class LeaseModeProcessorTest {
     }
 
     private UUID add(String deliveryType) {
-        DeliveryInfo delivery = new DeliveryInfo() {
-            @Override
-            public String deliveryType() {
-                return deliveryType;
-            }
-
-            @Override
-            public String metadataJson() {
-                return "{}";
-            }
-        };
-        return store.insert(OutboxEntry.create(UUID.randomUUID(), new OutboxMessage("t", "p"), delivery, NOW));
+        return store.insert(OutboxEntry.create(UUID.randomUUID(), new OutboxMessage("t", "p"),
+                new Delivery(deliveryType, "{}"), NOW));
     }
 
-    private static MessageDeliverer deliverer(String type, Function<OutboxEntry, DeliveryResult> outcome) {
-        return new MessageDeliverer() {
-            @Override
-            public String deliveryType() {
-                return type;
-            }
-
-            @Override
-            public DeliveryResult deliver(OutboxEntry entry) {
-                return outcome.apply(entry);
-            }
-        };
-    }
-
-    private static MessageDeliverer batchDeliverer(Function<List<OutboxEntry>, List<DeliveryResult>> results) {
-        return new MessageDeliverer() {
-            @Override
-            public String deliveryType() {
-                return "http";
-            }
-
-            @Override
-            public DeliveryResult deliver(OutboxEntry entry) {
-                return deliverBatch(List.of(entry)).get(0);
-            }
-
-            @Override
-            public List<DeliveryResult> deliverBatch(List<OutboxEntry> entries) {
-                return results.apply(entries);
-            }
-        };
+    private record Delivery(String deliveryType, String metadataJson) implements DeliveryInfo {
     }
 
     private static boolean await(CountDownLatch latch) {
