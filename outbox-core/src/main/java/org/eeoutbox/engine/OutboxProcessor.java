@@ -197,23 +197,26 @@ public final class OutboxProcessor {
      *
      * <p>Lease-mode batches are pipelined: each is delivered and completed on the executor while
      * this thread claims the next, which starts as soon as it is claimed; the worker then waits for
-     * the older one. So at most two lease-mode batches per worker are in flight, and the connection
-     * is held only for the claims and completions.
+     * the older one. So at most two lease-mode batches per worker are in flight; their claims and
+     * completions take turns ({@code leaseTransactions}), so a worker holds at most one connection
+     * for them, and none while receivers answer.
      */
     private int drainOneWorker() {
         long deadline = System.nanoTime() + settings.drainBudget().toNanos();
         int processed = 0;
         CompletableFuture<Integer> delivering = CompletableFuture.completedFuture(0);
+        Object leaseTransactions = new Object();
         boolean full;
         do {
             int locked = lockTypes.isEmpty() ? 0 : processBatch();
             int leased = 0;
             if (!leases.deliveryTypes().isEmpty()) {
-                Optional<LeaseBatch> claimed = claimLeases();
+                Optional<LeaseBatch> claimed = claimLeases(leaseTransactions);
                 leased = claimed.map(batch -> batch.leased().size()).orElse(-1);
                 CompletableFuture<Integer> previous = delivering;
                 delivering = claimed.filter(batch -> !batch.leased().isEmpty())
-                        .map(batch -> CompletableFuture.supplyAsync(() -> deliverAndComplete(batch), executor))
+                        .map(batch -> CompletableFuture.supplyAsync(() -> deliverAndComplete(batch, leaseTransactions),
+                                executor))
                         .orElse(CompletableFuture.completedFuture(0));
                 // deliverAndComplete never throws: failures become results and reports.
                 processed += previous.join();
@@ -253,12 +256,18 @@ public final class OutboxProcessor {
     private record LeaseBatch(List<LeasedEntry> leased, long start, long leasesEnd) {
     }
 
-    /** Claims a lease-mode batch in its own transaction; empty if the claim failed. */
-    private Optional<LeaseBatch> claimLeases() {
+    /**
+     * Claims a lease-mode batch in its own transaction, holding {@code turn} meanwhile; empty if
+     * the claim failed.
+     */
+    private Optional<LeaseBatch> claimLeases(Object turn) {
         long start = System.nanoTime();
         try {
-            List<LeasedEntry> leased = transactions.inNewTransaction(() -> store.lease(leases.deliveryTypes(),
-                    clock.instant(), settings.batchSize(), leases.owner(), leases.length()));
+            List<LeasedEntry> leased;
+            synchronized (turn) {
+                leased = transactions.inNewTransaction(() -> store.lease(leases.deliveryTypes(), clock.instant(),
+                        settings.batchSize(), leases.owner(), leases.length()));
+            }
             if (leased.isEmpty()) {
                 batchFailures.succeeded();
             }
@@ -272,11 +281,11 @@ public final class OutboxProcessor {
     }
 
     /**
-     * Delivers a lease-mode batch with no transaction open and completes it in another, tried
-     * again until the leases would expire. Returns the batch's size, or 0 if its outcomes could
-     * not be written. Never throws.
+     * Delivers a lease-mode batch with no transaction open and completes it in another (holding
+     * {@code turn} meanwhile), tried again until the leases would expire. Returns the batch's size,
+     * or 0 if its outcomes could not be written. Never throws.
      */
-    private int deliverAndComplete(LeaseBatch batch) {
+    private int deliverAndComplete(LeaseBatch batch, Object turn) {
         List<LeasedEntry> leased = batch.leased();
         List<OutboxEntry> claimed = leased.stream().map(LeasedEntry::entry).toList();
         List<BatchReport.Outcome> outcomes = deliverWithinBudget(claimed);
@@ -284,7 +293,7 @@ public final class OutboxProcessor {
         for (int i = 0; i < leased.size(); i++) {
             completed.add(leased.get(i).with(outcomes.get(i).entry()));
         }
-        Optional<Set<UUID>> lost = complete(completed, batch.leasesEnd());
+        Optional<Set<UUID>> lost = complete(completed, batch.leasesEnd(), turn);
         if (lost.isEmpty()) {
             return 0;
         }
@@ -333,15 +342,18 @@ public final class OutboxProcessor {
     }
 
     /**
-     * Writes the outcomes of a lease-mode batch, trying again while the leases last.
+     * Writes the outcomes of a lease-mode batch, trying again while the leases last; each try
+     * holds {@code turn}, none while it waits.
      *
      * @return the ids whose lease was lost; empty when the outcomes could not be written
      */
-    private Optional<Set<UUID>> complete(List<LeasedEntry> completed, long leasesEnd) {
+    private Optional<Set<UUID>> complete(List<LeasedEntry> completed, long leasesEnd, Object turn) {
         long pause = COMPLETION_RETRY_FIRST_PAUSE.toNanos();
         while (true) {
             try {
-                return Optional.of(transactions.inNewTransaction(() -> store.completeLeased(completed)));
+                synchronized (turn) {
+                    return Optional.of(transactions.inNewTransaction(() -> store.completeLeased(completed)));
+                }
             } catch (RuntimeException e) {
                 batchFailures.failed(e);
                 if (stopped || leasesEnd - System.nanoTime() <= pause || !sleep(pause)) {
