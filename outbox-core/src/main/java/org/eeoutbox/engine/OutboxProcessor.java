@@ -61,6 +61,8 @@ public final class OutboxProcessor {
     private static final Logger LOG = System.getLogger(OutboxProcessor.class.getName());
 
     /** The pauses between tries to write the outcomes of a lease-mode batch: doubling from the first to the most. */
+    private static final CompletableFuture<List<BatchReport.Outcome>> NOTHING_IN_FLIGHT =
+            CompletableFuture.completedFuture(List.of());
     private static final Duration COMPLETION_RETRY_FIRST_PAUSE = Duration.ofMillis(100);
     private static final Duration COMPLETION_RETRY_MAX_PAUSE = Duration.ofSeconds(2);
 
@@ -204,13 +206,13 @@ public final class OutboxProcessor {
      * this thread claims the next, which starts as soon as it is claimed; the worker then waits for
      * the older one. So at most two lease-mode batches per worker are in flight; their claims and
      * completions take turns ({@code leaseTransactions}), so a worker holds at most one connection
-     * for them, and none while receivers answer. While a batch is in flight the worker goes round
-     * once more, so the keys it releases are claimed again in this drain.
+     * for them, and none while receivers answer. Before it stops, a worker finishes the batch in
+     * flight and goes round again if that released an ordering key.
      */
     private int drainOneWorker() {
         long deadline = System.nanoTime() + settings.drainBudget().toNanos();
         int processed = 0;
-        CompletableFuture<List<BatchReport.Outcome>> delivering = CompletableFuture.completedFuture(List.of());
+        CompletableFuture<List<BatchReport.Outcome>> delivering = NOTHING_IN_FLIGHT;
         Object leaseTransactions = new Object();
         boolean goOn;
         do {
@@ -218,15 +220,24 @@ public final class OutboxProcessor {
             processed += locked.size();
             goOn = locked.size() == settings.batchSize() || releasesKey(locked);
             if (!leases.deliveryTypes().isEmpty()) {
-                Optional<LeaseBatch> claimed = claimLeases(leaseTransactions).filter(batch -> !batch.leased().isEmpty());
+                Optional<LeaseBatch> claimed = claimLeases(leaseTransactions);
                 CompletableFuture<List<BatchReport.Outcome>> previous = delivering;
-                delivering = claimed.map(batch -> CompletableFuture.supplyAsync(
-                                () -> deliverAndComplete(batch, leaseTransactions), executor))
-                        .orElse(CompletableFuture.completedFuture(List.of()));
+                delivering = claimed.filter(batch -> !batch.leased().isEmpty())
+                        .map(batch -> CompletableFuture.supplyAsync(() -> deliverAndComplete(batch, leaseTransactions),
+                                executor))
+                        .orElse(NOTHING_IN_FLIGHT);
                 // deliverAndComplete never throws: failures become results and reports.
                 List<BatchReport.Outcome> completed = previous.join();
                 processed += completed.size();
-                goOn |= claimed.isPresent() || releasesKey(completed);
+                goOn |= claimed.map(batch -> batch.leased().size() == settings.batchSize()).orElse(false)
+                        || releasesKey(completed);
+                if (!goOn) {
+                    // About to stop: finish the batch in flight, and go round if it released a key.
+                    completed = delivering.join();
+                    delivering = NOTHING_IN_FLIGHT;
+                    processed += completed.size();
+                    goOn = releasesKey(completed);
+                }
             }
         } while (goOn && !stopped && System.nanoTime() - deadline < 0);
         return processed + delivering.join().size();

@@ -202,6 +202,24 @@ class LeaseModeProcessorTest {
         assertTrue(e.getMessage().contains("'smtp'"), e.getMessage());
     }
 
+    @Test
+    void aDrainGoesRoundWhileItsLeasedBatchesReleaseOrderingKeys() {
+        List<UUID> key = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            key.add(store.insert(OutboxEntry.create(UUID.randomUUID(),
+                    new OutboxMessage("t", "p").withOrderingKey("order-1"), new Delivery("http", "{}"), NOW)));
+        }
+        List<UUID> delivered = new ArrayList<>();
+
+        int processed = processor(deliverer("http", entry -> {
+            delivered.add(entry.id());
+            return DeliveryResult.delivered();
+        }), Duration.ofMinutes(1)).drain();
+
+        assertEquals(5, processed, "one drain, although each leased batch held one entry of a batch size of 100");
+        assertEquals(key, delivered);
+    }
+
     private OutboxProcessor processor(MessageDeliverer deliverer, Duration lease) {
         return new OutboxProcessor(store, transactions, List.of(deliverer),
                 ProcessorSettings.DEFAULT.withRetryPolicy(TWO_RETRIES), listener, Runnable::run,
