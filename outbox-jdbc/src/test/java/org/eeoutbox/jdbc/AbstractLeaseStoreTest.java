@@ -62,12 +62,8 @@ abstract class AbstractLeaseStoreTest {
     @BeforeAll
     final void createSchema() throws SQLException {
         database = database();
-        database.dropOutboxTables();
         transactions = new DataSourceTransactions(database.dataSource());
-        try (Connection connection = database.dataSource().getConnection()) {
-            store = new JdbcOutboxStore(transactions, SqlDialect.detect(connection));
-            OutboxSchema.verify(connection, store.dialect(), true);
-        }
+        store = new JdbcOutboxStore(transactions, OutboxTables.recreate(database));
     }
 
     @BeforeEach
@@ -213,13 +209,7 @@ abstract class AbstractLeaseStoreTest {
 
     @Test
     final void aVersionOneTableHoldingEntriesIsUpgradedAndThenLeased() throws SQLException {
-        database.dropOutboxTables();
-        try (Connection connection = database.dataSource().getConnection();
-             Statement statement = connection.createStatement()) {
-            for (String sql : OutboxSchema.statements(store.dialect().migrationResource(1))) {
-                statement.execute(sql);
-            }
-        }
+        OutboxTables.recreateAtVersionOne(database, store.dialect());
         UUID id = insert(now().minusSeconds(1));
         try (Connection connection = database.dataSource().getConnection()) {
             OutboxSchema.verify(connection, store.dialect(), true);

@@ -84,12 +84,8 @@ abstract class AbstractOrderingTest {
     @BeforeAll
     final void createSchema() throws SQLException {
         database = database();
-        database.dropOutboxTables();
         transactions = new DataSourceTransactions(database.dataSource());
-        try (Connection connection = database.dataSource().getConnection()) {
-            dialect = SqlDialect.detect(connection);
-            OutboxSchema.verify(connection, dialect, true);
-        }
+        dialect = OutboxTables.recreate(database);
         store = new JdbcOutboxStore(transactions, dialect);
         publisher = publisher(store);
     }

@@ -86,14 +86,10 @@ abstract class AbstractOutboxAdminTest {
     @BeforeAll
     final void createSchema() throws SQLException {
         database = database();
-        database.dropOutboxTables();
         transactions = new DataSourceTransactions(database.dataSource());
-        try (Connection connection = database.dataSource().getConnection()) {
-            SqlDialect dialect = SqlDialect.detect(connection);
-            store = new JdbcOutboxStore(transactions, dialect);
-            adminStore = new JdbcOutboxAdminStore(transactions, dialect);
-            OutboxSchema.verify(connection, dialect, true);
-        }
+        SqlDialect dialect = OutboxTables.recreate(database);
+        store = new JdbcOutboxStore(transactions, dialect);
+        adminStore = new JdbcOutboxAdminStore(transactions, dialect);
         publisher = new StoreOutboxPublisher(store, StoreOutboxPublisher.DEFAULT_MAX_PAYLOAD_BYTES, Clock.systemUTC());
         admin = admin(transactions);
     }

@@ -673,13 +673,7 @@ abstract class AbstractOutboxStoreTest {
 
     @Test
     final void aVersionOneTableHoldingEntriesIsUpgradedAndItsEntriesAreThenDelivered() throws SQLException {
-        database.dropOutboxTables();
-        try (Connection connection = database.dataSource().getConnection();
-             Statement statement = connection.createStatement()) {
-            for (String sql : OutboxSchema.statements(store.dialect().migrationResource(1))) {
-                statement.execute(sql);
-            }
-        }
+        OutboxTables.recreateAtVersionOne(database, store.dialect());
         assertEquals(3, publishMany(3, "http").size());
         sql("UPDATE outbox SET status = 'FAILED', last_error = 'HTTP 404' WHERE payload = '{\"n\":0}'");
 
