@@ -62,8 +62,8 @@ final class KeyOrderCheck {
         } else {
             violationCount++;
             if (violations.size() < MAX_VIOLATIONS_KEPT) {
-                violations.add(key + ": " + sequence + (arrived.contains(sequence) ? " arrived again" : " arrived first")
-                        + " after " + head);
+                String arrival = arrived.contains(sequence) ? " arrived again" : " arrived first";
+                violations.add(key + ": " + sequence + arrival + " after " + head);
             }
         }
     }

@@ -214,7 +214,8 @@ final class Run implements AutoCloseable {
         }
         assertEquals(List.of(), differing, name + ": keys whose arrivals are not their published sequences");
         long messages = published.values().stream().mapToLong(List::size).sum();
-        assertEquals(published().get(HTTP), http.outboxIds(), name + ": webhook deliveries are not the published messages");
+        assertEquals(published().get(HTTP), http.outboxIds(),
+                name + ": webhook deliveries are not the published messages");
         assertEquals(0, http.malformed(), name + ": arrivals without x-outbox-id or with a malformed payload");
         assertEquals(Map.of("DELIVERED", messages), statuses(), name + ": rows left pending or failed");
         assertTrue(messages > 0, name + ": nothing was published");
