@@ -53,6 +53,7 @@ public final class Bench {
               --http-rows=N         messages per HTTP round (default 5000; quick 1000)
               --http-client=C,...   the engine's HTTP clients, of: apache,jdk (default apache); the
                                     baseline is always the bare JDK client
+              --http-latency=MS,... receiver latencies of the HTTP family (default 0,20; quick 0)
               --kafka-rows=N        messages per Kafka round (default 50000; quick 10000)
               --publish-tx=N        business transactions per publish round (default 2000)
               --publish-workers=N,... threads running business transactions (default 1)
@@ -65,6 +66,8 @@ public final class Bench {
                                     statements), and the limit reading the library claim's 13 columns
                                     against the 6 a delivery needs; on MySQL, the statements per transaction.
                                     Scale: VACUUM the PostgreSQL history table before each round
+              --lease               drain and http: also the engine in lease mode against lock mode, per
+                                    configuration (issue 16)
             """;
 
     /** The options; see {@link #USAGE}. */
@@ -73,7 +76,7 @@ public final class Bench {
                    List<Integer> httpWorkers, List<HttpClientKind> httpClients, int kafkaRows,
                    List<Integer> kafkaWorkers, int publishTransactions,
                    List<Integer> publishWorkers, int historyRows, int scaleRows, int warmUpSeconds,
-                   boolean diagnose) {
+                   boolean diagnose, boolean lease) {
 
         static Options parse(String... args) {
             Map<String, String> given = new LinkedHashMap<>();
@@ -94,7 +97,7 @@ public final class Bench {
                     numbers(given.remove("batch"), quick ? List.of(100) : List.of(10, 100, 500)),
                     numbers(given.remove("workers"), quick ? List.of(1) : List.of(1, 2, 4)),
                     number(given.remove("http-rows"), quick ? 1_000 : 5_000),
-                    quick ? List.of(0) : List.of(0, 20),
+                    numbers(given.remove("http-latency"), quick ? List.of(0) : List.of(0, 20)),
                     quick ? List.of(1) : List.of(1, 4),
                     words(given.remove("http-client"), List.of("apache")).stream()
                             .map(word -> HttpClientKind.valueOf(word.toUpperCase(Locale.ROOT))).toList(),
@@ -105,7 +108,8 @@ public final class Bench {
                     number(given.remove("history-rows"), 1_000_000),
                     number(given.remove("scale-rows"), 10_000),
                     number(given.remove("warm-up"), quick ? 5 : 30),
-                    given.remove("diagnose") != null);
+                    given.remove("diagnose") != null,
+                    given.remove("lease") != null);
             if (!given.isEmpty()) {
                 throw new IllegalArgumentException("Unknown option: --" + given.keySet().iterator().next());
             }

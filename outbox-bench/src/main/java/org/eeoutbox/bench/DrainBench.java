@@ -68,6 +68,11 @@ final class DrainBench {
                                 Runner.Side.of(seedKeyed, () -> engine.drain(rows)), "unkeyed", engineSide,
                                 KEYED_TARGET, false);
                     }
+                    if (options.lease()) {
+                        Engine leased = new Engine(db, Engine.noop(), batchSize, workers, executor, true);
+                        runner.compare("lease", config, "lease", Runner.Side.of(seed, () -> leased.drain(rows)),
+                                "lock", engineSide, null, false);
+                    }
                     if (options.diagnose()) {
                         JdbcLimit wide = new JdbcLimit(db, Engine.NOOP_TYPE, batchSize, workers, executor, true);
                         runner.compare("diag", config + " columns", "13", Runner.Side.of(seed, () -> wide.drain(rows)),

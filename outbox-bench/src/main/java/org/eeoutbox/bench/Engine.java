@@ -4,11 +4,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.MessageDeliverer;
 import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.RetryPolicy;
+import org.eeoutbox.engine.LeaseSettings;
 import org.eeoutbox.engine.OutboxListener;
 import org.eeoutbox.engine.OutboxProcessor;
 import org.eeoutbox.engine.ProcessorSettings;
@@ -31,11 +33,22 @@ final class Engine {
      * @param executor runs the workers beyond the first
      */
     Engine(BenchDatabase db, MessageDeliverer deliverer, int batchSize, int workers, Executor executor) {
+        this(db, deliverer, batchSize, workers, executor, false);
+    }
+
+    /**
+     * @param executor runs the workers beyond the first
+     * @param lease    whether the deliverer's type is claimed in lease mode (a lease of one hour)
+     */
+    Engine(BenchDatabase db, MessageDeliverer deliverer, int batchSize, int workers, Executor executor,
+           boolean lease) {
         ProcessorSettings settings = new ProcessorSettings(batchSize, workers, RetryPolicy.DEFAULT,
                 Duration.ofHours(1), ProcessorSettings.TransportDispatch.PARALLEL);
         DataSourceTransactions transactions = new DataSourceTransactions(db.pool());
         processor = new OutboxProcessor(new JdbcOutboxStore(transactions, db.dialect()), transactions,
-                List.of(deliverer), settings, new OutboxListener() { }, executor, Clock.systemUTC());
+                List.of(deliverer), settings, new OutboxListener() { }, executor, Clock.systemUTC(),
+                lease ? new LeaseSettings(Set.of(deliverer.deliveryType()), Duration.ofHours(1), "bench")
+                        : LeaseSettings.NONE);
     }
 
     /**

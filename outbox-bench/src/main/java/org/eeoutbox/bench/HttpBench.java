@@ -110,6 +110,13 @@ final class HttpBench {
                         target, true);
                 pg.requireDrained("The HTTP engine");
                 requireWholeRounds(receiver.received() - before, rows, 2L * (options.rounds() + Runner.WARM_UP_ROUNDS));
+                if (options.lease()) {
+                    Engine leased = new Engine(pg, deliverer, BATCH_SIZE, workers, executor, true);
+                    runner.compare("lease", pg.label() + " http latency=" + latency + "ms workers=" + workers,
+                            "lease", Runner.Side.of(seed, () -> leased.drain(rows)),
+                            "lock", Runner.Side.of(seed, () -> engine.drain(rows)), null, true);
+                    pg.requireDrained("The HTTP engine in lease mode");
+                }
             }
         }
         if (options.httpLatencies().contains(0)) {

@@ -14,4 +14,15 @@ public interface OutboxListener {
     /** Called after a batch rolled back or failed to commit; its entries stay as they were. */
     default void onBatchFailed(RuntimeException error) {
     }
+
+    /**
+     * Called after a lease-mode batch was written, when some of its leases had been lost: they
+     * expired before the outcome was written and other claims took the entries, whose newer state
+     * was kept (those entries are not in the batch's report). Each lost lease may mean a message
+     * delivered twice.
+     *
+     * @param count the leases lost, {@code >= 1}
+     */
+    default void onLeasesLost(int count) {
+    }
 }

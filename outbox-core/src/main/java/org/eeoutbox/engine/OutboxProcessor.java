@@ -7,11 +7,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
@@ -24,17 +27,24 @@ import org.eeoutbox.OutboxStatus;
 import org.eeoutbox.RetryPolicy;
 import org.eeoutbox.engine.internal.OutageLog;
 import org.eeoutbox.spi.HeadFailurePolicy;
+import org.eeoutbox.spi.LeasedEntry;
 import org.eeoutbox.spi.OutboxStore;
 import org.eeoutbox.spi.TransactionRunner;
 
 /**
  * Claims due entries, delivers them and records the outcomes.
  *
- * <p>Each batch runs in a new transaction of the {@link TransactionRunner}: claim (the row lock
- * is the claim), delivery and the update of every outcome commit together. A worker keeps
- * claiming while batches come back full or release an ordering key, until the drain budget is
- * spent. Only entries of the
- * delivery types this processor has deliverers for are claimed.
+ * <p>In lock mode (the default) each batch runs in a new transaction of the
+ * {@link TransactionRunner}: claim (the row lock is the claim), delivery and the update of every
+ * outcome commit together. In lease mode ({@link LeaseSettings}, per delivery type) the claim
+ * commits in a transaction of its own that stamps a lease on each entry, the delivery runs with no
+ * transaction and no connection held, and the outcomes are written in another transaction, fenced
+ * by each lease's token: an entry whose lease expired and was claimed again keeps the newer
+ * holder's state, and is counted ({@link OutboxListener#onLeasesLost}). When that last transaction
+ * fails (the database restarts), it is tried again, with the outcomes kept in memory, until the
+ * leases would expire; only then may their entries be delivered again. A worker keeps claiming
+ * while batches come back full or release an ordering key, until the drain budget is spent. Only
+ * entries of the delivery types this processor has deliverers for are claimed.
  *
  * <p>Thread-safe. {@link #drain()} never runs twice at once: a call made while a pass runs
  * returns at once and makes the running pass go round once more, so a wake-up is never lost.
@@ -50,10 +60,18 @@ public final class OutboxProcessor {
 
     private static final Logger LOG = System.getLogger(OutboxProcessor.class.getName());
 
+    /** The pauses between tries to write the outcomes of a lease-mode batch: doubling from the first to the most. */
+    private static final CompletableFuture<List<BatchReport.Outcome>> NOTHING_IN_FLIGHT =
+            CompletableFuture.completedFuture(List.of());
+    private static final Duration COMPLETION_RETRY_FIRST_PAUSE = Duration.ofMillis(100);
+    private static final Duration COMPLETION_RETRY_MAX_PAUSE = Duration.ofSeconds(2);
+
     private final OutboxStore store;
     private final TransactionRunner transactions;
     private final Map<String, MessageDeliverer> deliverers;
     private final ProcessorSettings settings;
+    private final LeaseSettings leases;
+    private final Set<String> lockTypes;
     private final OutboxListener listener;
     private final Executor executor;
     private final Clock clock;
@@ -74,7 +92,19 @@ public final class OutboxProcessor {
      */
     public OutboxProcessor(OutboxStore store, TransactionRunner transactions, List<MessageDeliverer> deliverers,
                            ProcessorSettings settings, OutboxListener listener, Executor executor, Clock clock) {
-        this(store, transactions, deliverers, settings, listener, executor, clock,
+        this(store, transactions, deliverers, settings, listener, executor, clock, LeaseSettings.NONE);
+    }
+
+    /**
+     * Creates a processor that claims the delivery types of {@code leases} in lease mode.
+     *
+     * @throws IllegalArgumentException as the other constructor does, and if {@code leases} names a
+     *                                  delivery type no deliverer has
+     */
+    public OutboxProcessor(OutboxStore store, TransactionRunner transactions, List<MessageDeliverer> deliverers,
+                           ProcessorSettings settings, OutboxListener listener, Executor executor, Clock clock,
+                           LeaseSettings leases) {
+        this(store, transactions, deliverers, settings, listener, executor, clock, leases,
                 () -> ThreadLocalRandom.current().nextDouble());
     }
 
@@ -82,10 +112,27 @@ public final class OutboxProcessor {
     OutboxProcessor(OutboxStore store, TransactionRunner transactions, List<MessageDeliverer> deliverers,
                     ProcessorSettings settings, OutboxListener listener, Executor executor, Clock clock,
                     DoubleSupplier random) {
+        this(store, transactions, deliverers, settings, listener, executor, clock, LeaseSettings.NONE, random);
+    }
+
+    /** As the public constructor, with the source of the backoff jitter given, for tests. */
+    OutboxProcessor(OutboxStore store, TransactionRunner transactions, List<MessageDeliverer> deliverers,
+                    ProcessorSettings settings, OutboxListener listener, Executor executor, Clock clock,
+                    LeaseSettings leases, DoubleSupplier random) {
         this.store = Objects.requireNonNull(store, "store");
         this.transactions = Objects.requireNonNull(transactions, "transactions");
         this.deliverers = byType(deliverers);
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.leases = Objects.requireNonNull(leases, "leases");
+        for (String type : leases.deliveryTypes()) {
+            if (!this.deliverers.containsKey(type)) {
+                throw new IllegalArgumentException("leases.deliveryTypes() names '" + type + "', for which there is "
+                        + "no deliverer; the delivery types are " + this.deliverers.keySet());
+            }
+        }
+        Set<String> lockOnly = new HashSet<>(this.deliverers.keySet());
+        lockOnly.removeAll(leases.deliveryTypes());
+        this.lockTypes = Set.copyOf(lockOnly);
         this.listener = Objects.requireNonNull(listener, "listener");
         this.executor = Objects.requireNonNull(executor, "executor");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -151,18 +198,49 @@ public final class OutboxProcessor {
 
     /**
      * Claims batches while they come back full, or released an ordering key (its next entry may
-     * be due now: without going round, a key's backlog would move one entry per poll).
+     * be due now: without going round, a key's backlog would move one entry per poll), until the
+     * drain budget is spent. A mode with no delivery type costs nothing: a processor without
+     * leases runs exactly as before them.
+     *
+     * <p>Lease-mode batches are pipelined: each is delivered and completed on the executor while
+     * this thread claims the next, which starts as soon as it is claimed; the worker then waits for
+     * the older one. So at most two lease-mode batches per worker are in flight; their claims and
+     * completions take turns ({@code leaseTransactions}), so a worker holds at most one connection
+     * for them, and none while receivers answer. Before it stops, a worker finishes the batch in
+     * flight and goes round again if that released an ordering key.
      */
     private int drainOneWorker() {
         long deadline = System.nanoTime() + settings.drainBudget().toNanos();
         int processed = 0;
-        List<BatchReport.Outcome> outcomes;
+        CompletableFuture<List<BatchReport.Outcome>> delivering = NOTHING_IN_FLIGHT;
+        Object leaseTransactions = new Object();
+        boolean goOn;
         do {
-            outcomes = processBatch();
-            processed += outcomes.size();
-        } while ((outcomes.size() == settings.batchSize() || releasesKey(outcomes)) && !stopped
-                && System.nanoTime() - deadline < 0);
-        return processed;
+            List<BatchReport.Outcome> locked = lockTypes.isEmpty() ? List.of() : processBatch();
+            processed += locked.size();
+            goOn = locked.size() == settings.batchSize() || releasesKey(locked);
+            if (!leases.deliveryTypes().isEmpty()) {
+                Optional<LeaseBatch> claimed = claimLeases(leaseTransactions);
+                CompletableFuture<List<BatchReport.Outcome>> previous = delivering;
+                delivering = claimed.filter(batch -> !batch.leased().isEmpty())
+                        .map(batch -> CompletableFuture.supplyAsync(() -> deliverAndComplete(batch, leaseTransactions),
+                                executor))
+                        .orElse(NOTHING_IN_FLIGHT);
+                // deliverAndComplete never throws: failures become results and reports.
+                List<BatchReport.Outcome> completed = previous.join();
+                processed += completed.size();
+                goOn |= claimed.map(batch -> batch.leased().size() == settings.batchSize()).orElse(false)
+                        || releasesKey(completed);
+                if (!goOn) {
+                    // About to stop: finish the batch in flight, and go round if it released a key.
+                    completed = delivering.join();
+                    delivering = NOTHING_IN_FLIGHT;
+                    processed += completed.size();
+                    goOn = releasesKey(completed);
+                }
+            }
+        } while (goOn && !stopped && System.nanoTime() - deadline < 0);
+        return processed + delivering.join().size();
     }
 
     /** Whether an entry with an ordering key left the claimable set, so that its successor may be claimed. */
@@ -177,48 +255,184 @@ public final class OutboxProcessor {
         return false;
     }
 
-    /** Runs one batch in its own transaction; returns its outcomes, none if it failed. */
+    /** Runs one lock-mode batch in its own transaction; returns its outcomes, none if it failed. */
     private List<BatchReport.Outcome> processBatch() {
         long start = System.nanoTime();
         List<BatchReport.Outcome> outcomes;
         try {
             outcomes = transactions.inNewTransaction(this::claimDeliverUpdate);
         } catch (RuntimeException e) {
-            batchFailures.failed(e);
-            notifyListener(() -> listener.onBatchFailed(e));
+            batchFailed(e);
             return List.of();
         }
         batchFailures.succeeded();
+        report(outcomes, start);
+        return outcomes;
+    }
+
+    private List<BatchReport.Outcome> claimDeliverUpdate() {
+        List<OutboxEntry> claimed = store.claim(lockTypes, clock.instant(), settings.batchSize());
+        if (claimed.isEmpty()) {
+            return List.of();
+        }
+        List<BatchReport.Outcome> outcomes = decide(claimed, deliver(claimed));
+        store.update(outcomes.stream().map(BatchReport.Outcome::entry).toList());
+        return outcomes;
+    }
+
+    /** A lease-mode batch as claimed: its leases, and when they end on this JVM's monotonic clock. */
+    private record LeaseBatch(List<LeasedEntry> leased, long start, long leasesEnd) {
+    }
+
+    /**
+     * Claims a lease-mode batch in its own transaction, holding {@code turn} meanwhile; empty if
+     * the claim failed.
+     */
+    private Optional<LeaseBatch> claimLeases(Object turn) {
+        long start = System.nanoTime();
+        try {
+            List<LeasedEntry> leased;
+            synchronized (turn) {
+                leased = transactions.inNewTransaction(() -> store.lease(leases.deliveryTypes(), clock.instant(),
+                        settings.batchSize(), leases.owner(), leases.length()));
+            }
+            if (leased.isEmpty()) {
+                batchFailures.succeeded();
+            }
+            // Measured from before the claim: the leases, which start later on the database's
+            // clock, end after this.
+            return Optional.of(new LeaseBatch(leased, start, start + leases.length().toNanos()));
+        } catch (RuntimeException e) {
+            batchFailed(e);
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Delivers a lease-mode batch with no transaction open and completes it in another (holding
+     * {@code turn} meanwhile), tried again until the leases would expire. Returns the batch's
+     * outcomes, none if they could not be written. Never throws.
+     */
+    private List<BatchReport.Outcome> deliverAndComplete(LeaseBatch batch, Object turn) {
+        List<LeasedEntry> leased = batch.leased();
+        List<OutboxEntry> claimed = leased.stream().map(LeasedEntry::entry).toList();
+        List<BatchReport.Outcome> outcomes = deliverWithinBudget(claimed);
+        List<LeasedEntry> completed = new ArrayList<>(leased.size());
+        for (int i = 0; i < leased.size(); i++) {
+            completed.add(leased.get(i).with(outcomes.get(i).entry()));
+        }
+        Optional<Set<UUID>> lost = complete(completed, batch.leasesEnd(), turn);
+        if (lost.isEmpty()) {
+            return List.of();
+        }
+        batchFailures.succeeded();
+        if (!lost.get().isEmpty()) {
+            int count = lost.get().size();
+            LOG.log(Level.WARNING, "{0} outbox leases expired before their outcome was written; the entries were "
+                    + "claimed again and keep the newer outcome (raise the lease length if this repeats)", count);
+            notifyListener(() -> listener.onLeasesLost(count));
+        }
+        report(outcomes.stream().filter(outcome -> !lost.get().contains(outcome.entry().id())).toList(),
+                batch.start());
+        return outcomes;
+    }
+
+    /**
+     * Delivers the entries whose retry budget is not spent and decides their outcomes; fails the
+     * others without an attempt. An entry claimed with its budget spent had leases that ended
+     * without an outcome (its delivery killed or stalled the instance each time): delivering it
+     * again would exceed the budget that lock mode keeps. Outcomes in claim order.
+     */
+    private List<BatchReport.Outcome> deliverWithinBudget(List<OutboxEntry> claimed) {
+        RetryPolicy policy = settings.retryPolicy();
+        List<OutboxEntry> deliverable = claimed.stream().filter(entry -> !policy.isExhausted(entry.attempts())).toList();
+        List<BatchReport.Outcome> decided = deliverable.isEmpty() ? List.of() : decide(deliverable, deliver(deliverable));
+        if (deliverable.size() == claimed.size()) {
+            return decided;
+        }
+        Instant now = clock.instant();
+        List<BatchReport.Outcome> outcomes = new ArrayList<>(claimed.size());
+        int next = 0;
+        for (OutboxEntry entry : claimed) {
+            outcomes.add(policy.isExhausted(entry.attempts()) ? spentBudget(entry, now) : decided.get(next++));
+        }
+        return outcomes;
+    }
+
+    /** The outcome of an entry whose every allowed attempt was made: FAILED, with its attempts as they are. */
+    private static BatchReport.Outcome spentBudget(OutboxEntry entry, Instant now) {
+        String reason = "retries exhausted after " + entry.attempts() + " attempts; the last ended without an outcome "
+                + "(its lease expired: the instance stopped or stalled while delivering it)";
+        OutboxEntry failed = new OutboxEntry(entry.id(), entry.messageType(), entry.payload(), entry.deliveryType(),
+                entry.deliveryMetadata(), entry.deduplicationKey(), entry.orderingKey(), entry.orderingSeq(),
+                OutboxStatus.FAILED, entry.attempts(), entry.nextAttemptAt(), entry.createdAt(), now, reason, null, now);
+        return new BatchReport.Outcome(failed, DeliveryResult.permanent(reason));
+    }
+
+    /**
+     * Writes the outcomes of a lease-mode batch, trying again while the leases last; each try
+     * holds {@code turn}, none while it waits.
+     *
+     * @return the ids whose lease was lost; empty when the outcomes could not be written
+     */
+    private Optional<Set<UUID>> complete(List<LeasedEntry> completed, long leasesEnd, Object turn) {
+        long pause = COMPLETION_RETRY_FIRST_PAUSE.toNanos();
+        while (true) {
+            try {
+                synchronized (turn) {
+                    return Optional.of(transactions.inNewTransaction(() -> store.completeLeased(completed)));
+                }
+            } catch (RuntimeException e) {
+                batchFailures.failed(e);
+                if (stopped || leasesEnd - System.nanoTime() <= pause || !sleep(pause)) {
+                    LOG.log(Level.WARNING, "Gave up writing the outcomes of {0} leased outbox entries; they will be "
+                            + "delivered again once their leases expire", completed.size());
+                    notifyListener(() -> listener.onBatchFailed(e));
+                    return Optional.empty();
+                }
+                pause = Math.min(pause * 2, COMPLETION_RETRY_MAX_PAUSE.toNanos());
+            }
+        }
+    }
+
+    private static boolean sleep(long nanos) {
+        try {
+            Thread.sleep(Duration.ofNanos(nanos).toMillis());
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private void batchFailed(RuntimeException e) {
+        batchFailures.failed(e);
+        notifyListener(() -> listener.onBatchFailed(e));
+    }
+
+    /** Logs and reports the outcomes of a batch written (committed) since {@code start}. */
+    private void report(List<BatchReport.Outcome> outcomes, long start) {
         if (!outcomes.isEmpty()) {
             logOutcomes(outcomes);
             BatchReport report = new BatchReport(outcomes, Duration.ofNanos(System.nanoTime() - start));
             notifyListener(() -> listener.onBatchCommitted(report));
         }
-        return outcomes;
     }
 
-    private List<BatchReport.Outcome> claimDeliverUpdate() {
-        List<OutboxEntry> claimed = store.claim(deliverers.keySet(), clock.instant(), settings.batchSize());
-        if (claimed.isEmpty()) {
-            return List.of();
-        }
-        List<DeliveryResult> results = deliver(claimed);
+    /** Decides each claimed entry's next state from its delivery result, in claim order. */
+    private List<BatchReport.Outcome> decide(List<OutboxEntry> claimed, List<DeliveryResult> results) {
         Instant now = clock.instant();
         List<BatchReport.Outcome> outcomes = new ArrayList<>(claimed.size());
-        List<OutboxEntry> updated = new ArrayList<>(claimed.size());
         int postponed = 0;
         String postponedReason = null;
         for (int i = 0; i < claimed.size(); i++) {
             DeliveryResult result = results.get(i);
-            OutboxEntry next = transition(claimed.get(i), result, now);
-            outcomes.add(new BatchReport.Outcome(next, result));
-            updated.add(next);
+            outcomes.add(new BatchReport.Outcome(transition(claimed.get(i), result, now), result));
             if (result instanceof DeliveryResult.Postponed postponement) {
                 postponed++;
                 postponedReason = postponement.reason();
             }
         }
-        store.update(updated);
         if (postponed > 0) {
             LOG.log(Level.WARNING, "{0} outbox entries postponed, transport unavailable: {1}", postponed,
                     postponedReason);

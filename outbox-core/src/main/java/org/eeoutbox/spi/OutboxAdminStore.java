@@ -40,7 +40,8 @@ public interface OutboxAdminStore {
 
     /**
      * Row-locks the entry until the current transaction ends, unless another transaction holds
-     * it: that one is skipped, not waited for.
+     * it or it is under a lease that has not expired ({@link OutboxStore#lease}): that one is
+     * skipped, not waited for.
      *
      * @return the entry's status, now locked; empty if there is no such entry or another
      *         transaction holds it (tell them apart with {@link #status})
@@ -52,7 +53,8 @@ public interface OutboxAdminStore {
 
     /**
      * Row-locks up to {@code limit} entries matching {@code filter} with ids above {@code after}
-     * ({@code null}: from the oldest), in id order, skipping entries other transactions hold.
+     * ({@code null}: from the oldest), in id order, skipping entries other transactions hold and
+     * entries under a lease that has not expired.
      *
      * @return their ids, ascending
      */

@@ -1,5 +1,6 @@
 package org.eeoutbox.spi;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -43,7 +44,8 @@ public interface OutboxStore {
      * Claims up to {@code limit} {@code PENDING} entries due at {@code now} whose delivery type is
      * one of {@code deliveryTypes} and not paused ({@link OutboxAdminStore#pause}; the pause state
      * is read by each claim), oldest due first. The claim is a row lock held until the current
-     * transaction ends; rows locked by other transactions are skipped, never waited for.
+     * transaction ends; rows locked by other transactions, and entries under a lease that has not
+     * expired ({@link #lease}), are skipped, never waited for.
      *
      * <p>An entry with an ordering key is claimed only while it is its key's head: no entry of the
      * same key with a smaller sequence is {@code PENDING} (claimed elsewhere or not), nor
@@ -64,6 +66,34 @@ public interface OutboxStore {
      * @param entries entries claimed in the current transaction, after their transition
      */
     void update(List<OutboxEntry> entries);
+
+    /**
+     * Claims like {@link #claim}, but with a lease instead of a row lock held by the transaction
+     * (lease mode): the entries are delivered after the current transaction commits, with none
+     * open. Skips, besides the rows other transactions hold, the entries under a lease that has not
+     * expired; {@link #claim} skips those too. Each claimed row gets {@code owner}, a fencing token
+     * one higher than its last, an expiry {@code length} after the database's current time (never
+     * the JVM's) and one more attempt, counted now so that an entry whose delivery kills the JVM
+     * still reaches its retry budget.
+     *
+     * @param owner  who holds the leases, for operators: an instance id, at most 255 characters
+     * @param length how long the leases last, {@code > 0}
+     * @return the leased entries with their tokens, at most {@code limit}, ordered by due time then
+     *         id; each entry's attempts as they were before this claim
+     */
+    List<LeasedEntry> lease(Set<String> deliveryTypes, Instant now, int limit, String owner, Duration length);
+
+    /**
+     * Writes back, as {@link #update} does, the new state of entries claimed by {@link #lease},
+     * and releases their leases; but only for the entries whose token is still the row's (fenced):
+     * an entry leased again since (its lease expired) keeps the newer holder's state. The attempt
+     * was counted at the claim: an attempted entry's {@code attempts} is written as it is, and a
+     * postponed one gives that attempt back.
+     *
+     * @param entries leased entries after their transition, each with the token of its lease
+     * @return the ids of the entries whose lease was lost, and which were therefore not written
+     */
+    Set<UUID> completeLeased(List<LeasedEntry> entries);
 
     /**
      * Deletes up to {@code limit} {@code DELIVERED} entries delivered before {@code deliveredBefore}

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,16 +15,22 @@ import java.util.UUID;
 import java.util.function.Predicate;
 import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxStatus;
+import org.eeoutbox.spi.LeasedEntry;
 import org.eeoutbox.spi.OutboxStats;
 import org.eeoutbox.spi.OutboxStore;
 
 /**
- * A fake store for the engine's pure logic: no locks, no transactions, one thread. What a
- * database does is proven by the JDBC store's contract suite against real servers.
+ * A fake store for the engine's pure logic: no locks, no transactions; claims and writes are
+ * synchronized, for lease-mode batches completed on another thread. What a database does is
+ * proven by the JDBC store's contract suite against real servers.
  */
 final class InMemoryStore implements OutboxStore {
 
     final Map<UUID, OutboxEntry> rows = new LinkedHashMap<>();
+    /** The lease token of each entry ever leased. */
+    final Map<UUID, Long> tokens = new HashMap<>();
+    /** The entries under a lease that has not expired; {@link #expireLeases} ends them all. */
+    final Set<UUID> leased = new HashSet<>();
 
     @Override
     public UUID insert(OutboxEntry entry) {
@@ -34,10 +42,10 @@ final class InMemoryStore implements OutboxStore {
 
     /** Claims due entries, of an ordering key only its head (the BLOCK policy). */
     @Override
-    public List<OutboxEntry> claim(Set<String> deliveryTypes, Instant now, int limit) {
+    public synchronized List<OutboxEntry> claim(Set<String> deliveryTypes, Instant now, int limit) {
         return rows.values().stream()
                 .filter(e -> e.status() == OutboxStatus.PENDING && !e.nextAttemptAt().isAfter(now)
-                        && deliveryTypes.contains(e.deliveryType()) && isHead(e))
+                        && deliveryTypes.contains(e.deliveryType()) && !leased.contains(e.id()) && isHead(e))
                 .sorted(Comparator.comparing(OutboxEntry::nextAttemptAt))
                 .limit(limit)
                 .toList();
@@ -49,8 +57,48 @@ final class InMemoryStore implements OutboxStore {
                         && (earlier.status() == OutboxStatus.PENDING || earlier.status() == OutboxStatus.FAILED));
     }
 
+    /** Claims without expiry: a lease lasts until {@link #completeLeased} or {@link #expireLeases}. */
     @Override
-    public void update(List<OutboxEntry> entries) {
+    public synchronized List<LeasedEntry> lease(Set<String> deliveryTypes, Instant now, int limit, String owner,
+                                                Duration length) {
+        List<LeasedEntry> claimed = new ArrayList<>();
+        for (OutboxEntry entry : claim(deliveryTypes, now, Integer.MAX_VALUE)) {
+            if (claimed.size() < limit && leased.add(entry.id())) {
+                claimed.add(new LeasedEntry(entry, tokens.merge(entry.id(), 1L, Long::sum)));
+                rows.put(entry.id(), withAttempts(entry, entry.attempts() + 1));
+            }
+        }
+        return claimed;
+    }
+
+    @Override
+    public synchronized Set<UUID> completeLeased(List<LeasedEntry> entries) {
+        Set<UUID> lost = new HashSet<>();
+        for (LeasedEntry lease : entries) {
+            UUID id = lease.entry().id();
+            if (tokens.get(id) == lease.token()) {
+                rows.put(id, lease.entry());
+                leased.remove(id);
+            } else {
+                lost.add(id);
+            }
+        }
+        return lost;
+    }
+
+    /** Lets every lease expire, as the database's clock would. */
+    void expireLeases() {
+        leased.clear();
+    }
+
+    private static OutboxEntry withAttempts(OutboxEntry e, int attempts) {
+        return new OutboxEntry(e.id(), e.messageType(), e.payload(), e.deliveryType(), e.deliveryMetadata(),
+                e.deduplicationKey(), e.orderingKey(), e.orderingSeq(), e.status(), attempts, e.nextAttemptAt(), e.createdAt(), e.updatedAt(),
+                e.lastError(), e.deliveredAt(), e.lastAttemptAt());
+    }
+
+    @Override
+    public synchronized void update(List<OutboxEntry> entries) {
         entries.forEach(entry -> rows.put(entry.id(), entry));
     }
 

@@ -368,7 +368,7 @@ class OutboxProcessorTest {
         };
     }
 
-    private static MessageDeliverer deliverer(String type, Function<OutboxEntry, DeliveryResult> outcome) {
+    static MessageDeliverer deliverer(String type, Function<OutboxEntry, DeliveryResult> outcome) {
         return new MessageDeliverer() {
             @Override
             public String deliveryType() {
@@ -404,7 +404,7 @@ class OutboxProcessorTest {
     }
 
     /** An {@code http} deliverer whose batches answer {@code results}. */
-    private static MessageDeliverer batchDeliverer(Function<List<OutboxEntry>, List<DeliveryResult>> results) {
+    static MessageDeliverer batchDeliverer(Function<List<OutboxEntry>, List<DeliveryResult>> results) {
         return new MessageDeliverer() {
             @Override
             public String deliveryType() {

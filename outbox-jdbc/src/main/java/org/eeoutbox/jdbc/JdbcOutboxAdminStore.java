@@ -31,8 +31,9 @@ import org.eeoutbox.spi.OutboxStoreException;
  * <p>No statement waits for a row lock: locks are taken with {@code FOR UPDATE SKIP LOCKED}
  * (PostgreSQL and MySQL 8 alike), which returns what it could lock instead of raising an error
  * as {@code NOWAIT} does (an error aborts a PostgreSQL transaction); a plain read, which never
- * waits on either database, then tells a locked entry from a missing one. Listing and counting
- * are plain reads too.
+ * waits on either database, then tells a locked entry from a missing one. An entry under a lease
+ * that has not expired (lease mode: being delivered with no transaction open) counts as held, and
+ * is skipped the same way. Listing and counting are plain reads too.
  *
  * <p>Every method runs on the connection of the current transaction and neither commits nor
  * closes it. Thread-safe. Failures of the database surface as {@link OutboxStoreException} naming
@@ -114,7 +115,9 @@ public final class JdbcOutboxAdminStore implements OutboxAdminStore {
 
     @Override
     public Optional<OutboxStatus> lock(UUID id) {
-        return readStatus("lock outbox entry " + id, "SELECT status FROM outbox WHERE id = ? FOR UPDATE SKIP LOCKED", id);
+        // An entry under an unexpired lease is being delivered with no transaction open: held too.
+        return readStatus("lock outbox entry " + id, "SELECT status FROM outbox WHERE id = ? AND "
+                + dialect.notLeased() + " FOR UPDATE SKIP LOCKED", id);
     }
 
     @Override
@@ -138,13 +141,8 @@ public final class JdbcOutboxAdminStore implements OutboxAdminStore {
     public List<UUID> lockMatching(EntryFilter filter, UUID after, int limit) {
         // Walks the primary key upwards from after: each batch starts where the last one ended.
         return query("lock matching outbox entries", "SELECT id", filter, "id > ?", after,
-                "ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED", limit, resultSet -> dialect.getId(resultSet, 1));
-    }
-
-    /** A row of a result set. */
-    @FunctionalInterface
-    private interface RowMapper<T> {
-        T map(ResultSet resultSet) throws SQLException;
+                "AND " + dialect.notLeased() + " ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED", limit,
+                resultSet -> dialect.getId(resultSet, 1));
     }
 
     /**

@@ -7,6 +7,8 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +19,7 @@ import java.util.UUID;
 import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxStatus;
 import org.eeoutbox.spi.HeadFailurePolicy;
+import org.eeoutbox.spi.LeasedEntry;
 import org.eeoutbox.spi.OutboxStats;
 import org.eeoutbox.spi.OutboxStore;
 import org.eeoutbox.spi.OutboxStoreException;
@@ -33,7 +36,8 @@ public final class JdbcOutboxStore implements OutboxStore {
 
     private static final String UPDATE_SQL = """
             UPDATE outbox
-            SET status = ?, attempts = ?, next_attempt_at = ?, updated_at = ?, last_error = ?, last_attempt_at = ?
+            SET status = ?, attempts = ?, next_attempt_at = ?, updated_at = ?, last_error = ?, last_attempt_at = ?,
+                lease_owner = NULL, lease_expires_at = NULL
             WHERE id = ?""";
 
     private static final String INSERT_ATTEMPT_SQL = """
@@ -173,21 +177,103 @@ public final class JdbcOutboxStore implements OutboxStore {
         if (deliveryTypes.isEmpty()) {
             return List.of();
         }
-        return run("claim due outbox entries", connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(
-                    dialect.claimSql(deliveryTypes.size(), headFailurePolicy))) {
-                dialect.setInstant(statement, 1, now);
-                int next = dialect.bindStrings(statement, 2, deliveryTypes);
-                statement.setInt(next, limit);
-                try (ResultSet resultSet = statement.executeQuery()) {
-                    List<OutboxEntry> entries = new ArrayList<>(limit);
-                    while (resultSet.next()) {
-                        entries.add(readEntry(resultSet, OutboxStatus.PENDING, null));
-                    }
-                    return entries;
+        return run("claim due outbox entries", connection -> claimRows(connection, deliveryTypes, now, limit,
+                dialect.claimColumns(), resultSet -> readEntry(resultSet, OutboxStatus.PENDING, null)));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Two statements: the claim of {@link #claim}, which also reads each row's token, then one
+     * update that stamps the leases ({@link SqlDialect#stampLeaseSql}).
+     */
+    @Override
+    public List<LeasedEntry> lease(Set<String> deliveryTypes, Instant now, int limit, String owner, Duration length) {
+        Objects.requireNonNull(owner, "owner");
+        if (length.isNegative() || length.isZero()) {
+            throw new IllegalArgumentException("length must be > 0, got: " + length);
+        }
+        if (deliveryTypes.isEmpty()) {
+            return List.of();
+        }
+        return run("lease due outbox entries", connection -> {
+            // Column 15, after the claim's 14, is the token before this claim; the stamp below raises it by one.
+            List<LeasedEntry> leased = claimRows(connection, deliveryTypes, now, limit,
+                    dialect.claimColumns() + ", lease_token", resultSet -> new LeasedEntry(
+                            readEntry(resultSet, OutboxStatus.PENDING, null), resultSet.getLong(15) + 1));
+            if (!leased.isEmpty()) {
+                List<UUID> ids = leased.stream().map(lease -> lease.entry().id()).toList();
+                try (PreparedStatement statement = connection.prepareStatement(dialect.stampLeaseSql(ids.size()))) {
+                    statement.setString(1, owner);
+                    statement.setLong(2, length.toNanos() / 1_000L);
+                    dialect.bindIds(statement, 3, ids);
+                    requireUpdated(statement.executeUpdate(), ids.size());
                 }
             }
+            return leased;
         });
+    }
+
+    /** Runs the claim of {@link SqlDialect#claimSql} reading {@code columns}; maps each row. */
+    private <T> List<T> claimRows(Connection connection, Set<String> deliveryTypes, Instant now, int limit,
+                                  String columns, RowMapper<T> mapper) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(dialect.claimSql(deliveryTypes.size(), columns,
+                headFailurePolicy))) {
+            dialect.setInstant(statement, 1, now);
+            int next = dialect.bindStrings(statement, 2, deliveryTypes);
+            statement.setInt(next, limit);
+            try (ResultSet resultSet = statement.executeQuery()) {
+                List<T> rows = new ArrayList<>(limit);
+                while (resultSet.next()) {
+                    rows.add(mapper.map(resultSet));
+                }
+                return rows;
+            }
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Locks the entries' rows (waiting: another claim holds a row only for its own short
+     * transaction), keeps those whose token is still the one presented, and writes those as
+     * {@link #update} does.
+     */
+    @Override
+    public Set<UUID> completeLeased(List<LeasedEntry> entries) {
+        if (entries.isEmpty()) {
+            return Set.of();
+        }
+        return run("complete " + entries.size() + " leased outbox entries", connection -> {
+            Map<UUID, Long> tokens = lockTokens(connection, entries.stream().map(lease -> lease.entry().id()).toList());
+            List<OutboxEntry> held = new ArrayList<>(entries.size());
+            Set<UUID> lost = new HashSet<>();
+            for (LeasedEntry lease : entries) {
+                UUID id = lease.entry().id();
+                if (Long.valueOf(lease.token()).equals(tokens.get(id))) {
+                    held.add(lease.entry());
+                } else {
+                    lost.add(id);
+                }
+            }
+            write(connection, held, true);
+            return lost;
+        });
+    }
+
+    /** Locks the rows of {@code ids} until the transaction ends; returns each one's lease token. */
+    private Map<UUID, Long> lockTokens(Connection connection, List<UUID> ids) throws SQLException {
+        String sql = "SELECT id, lease_token FROM outbox WHERE " + dialect.in("id", ids.size()) + " FOR UPDATE";
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            dialect.bindIds(statement, 1, ids);
+            try (ResultSet resultSet = statement.executeQuery()) {
+                Map<UUID, Long> tokens = new HashMap<>();
+                while (resultSet.next()) {
+                    tokens.put(dialect.getId(resultSet, 1), resultSet.getLong(2));
+                }
+                return tokens;
+            }
+        }
     }
 
     @Override
@@ -195,6 +281,19 @@ public final class JdbcOutboxStore implements OutboxStore {
         if (entries.isEmpty()) {
             return;
         }
+        run("update " + entries.size() + " outbox entries", connection -> {
+            write(connection, entries, false);
+            return null;
+        });
+    }
+
+    /**
+     * Writes the new state of claimed entries: the delivered ones set-based, by delivery time, the
+     * others one batched statement per row.
+     *
+     * @param attemptCounted whether the claim counted the attempt already (lease mode)
+     */
+    private void write(Connection connection, List<OutboxEntry> entries, boolean attemptCounted) throws SQLException {
         Map<Instant, List<UUID>> deliveredByTime = new LinkedHashMap<>();
         List<OutboxEntry> others = new ArrayList<>();
         for (OutboxEntry entry : entries) {
@@ -204,20 +303,19 @@ public final class JdbcOutboxStore implements OutboxStore {
                 others.add(entry);
             }
         }
-        run("update " + entries.size() + " outbox entries", connection -> {
-            for (Map.Entry<Instant, List<UUID>> delivered : deliveredByTime.entrySet()) {
-                markDelivered(connection, delivered.getValue(), delivered.getKey());
-            }
-            if (!others.isEmpty()) {
-                updateEach(connection, others);
-            }
-            return null;
-        });
+        for (Map.Entry<Instant, List<UUID>> delivered : deliveredByTime.entrySet()) {
+            markDelivered(connection, delivered.getValue(), delivered.getKey(), attemptCounted);
+        }
+        if (!others.isEmpty()) {
+            updateEach(connection, others);
+        }
     }
 
     /** The common case in one statement: the processor delivers a whole batch at one time. */
-    private void markDelivered(Connection connection, List<UUID> ids, Instant deliveredAt) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(dialect.markDeliveredSql(ids.size()))) {
+    private void markDelivered(Connection connection, List<UUID> ids, Instant deliveredAt, boolean attemptCounted)
+            throws SQLException {
+        String sql = dialect.markDeliveredSql(ids.size(), attemptCounted);
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
             dialect.setInstant(statement, 1, deliveredAt);
             dialect.setInstant(statement, 2, deliveredAt);
             dialect.setInstant(statement, 3, deliveredAt);

@@ -108,7 +108,7 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
     }
 
     @Override
-    String claimSql(int typeCount, HeadFailurePolicy policy) {
+    String claimSql(int typeCount, String columns, HeadFailurePolicy policy) {
         // FORCE INDEX keeps the optimizer on (status, next_attempt_at, id), so the scan follows the
         // ORDER BY and SKIP LOCKED row-locks only the rows LIMIT returns. MySQL wants LIMIT before
         // FOR UPDATE. The pause table is read in the same statement (materialized once, probed per
@@ -118,12 +118,10 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
         return """
                 SELECT %s
                 FROM outbox FORCE INDEX (outbox_claim_idx)
-                WHERE status = 'PENDING' AND next_attempt_at <= ? AND delivery_type IN (%s)
-                  AND delivery_type NOT IN (SELECT delivery_type FROM outbox_pause)
-                  AND %s
+                WHERE %s
                 ORDER BY next_attempt_at, id
                 LIMIT ?
-                FOR UPDATE SKIP LOCKED""".formatted(claimColumns(), placeholders(typeCount), isKeyHead(policy));
+                FOR UPDATE SKIP LOCKED""".formatted(columns, claimablePredicate(typeCount, policy));
     }
 
     @Override
@@ -141,12 +139,14 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
     }
 
     @Override
-    String markDeliveredSql(int idCount) {
-        return """
-                UPDATE outbox
-                SET status = 'DELIVERED', attempts = attempts + 1, updated_at = ?, delivered_at = ?, last_attempt_at = ?,
-                    last_error = NULL
-                WHERE id IN (%s)""".formatted(placeholders(idCount));
+    String databaseNow() {
+        // DATETIME(6) holds UTC: UTC_TIMESTAMP, not NOW(), which follows the session's time_zone.
+        return "UTC_TIMESTAMP(6)";
+    }
+
+    @Override
+    String databaseNowPlusMicros() {
+        return "DATE_ADD(UTC_TIMESTAMP(6), INTERVAL ? MICROSECOND)";
     }
 
     @Override

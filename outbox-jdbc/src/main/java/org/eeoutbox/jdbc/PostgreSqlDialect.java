@@ -96,29 +96,28 @@ public final class PostgreSqlDialect extends SqlDialect {
     }
 
     @Override
-    String claimSql(int typeCount, HeadFailurePolicy policy) {
+    String claimSql(int typeCount, String columns, HeadFailurePolicy policy) {
         // Served by the partial index outbox_claim_idx (next_attempt_at, id) WHERE status = 'PENDING'.
         // The pause table is read once per claim, as a hashed subplan probed per row: no extra
         // round trip, and the plan of the outbox scan stays as it was. FOR UPDATE locks no pause row.
         return """
                 SELECT %s
                 FROM outbox
-                WHERE status = 'PENDING' AND next_attempt_at <= ? AND delivery_type = ANY (?)
-                  AND delivery_type NOT IN (SELECT delivery_type FROM outbox_pause)
-                  AND %s
+                WHERE %s
                 ORDER BY next_attempt_at, id
                 LIMIT ?
-                FOR UPDATE SKIP LOCKED""".formatted(claimColumns(), isKeyHead(policy));
+                FOR UPDATE SKIP LOCKED""".formatted(columns, claimablePredicate(typeCount, policy));
     }
 
     @Override
-    String markDeliveredSql(int idCount) {
-        // One statement for the whole batch, whatever its size: the ids travel as one uuid[].
-        return """
-                UPDATE outbox
-                SET status = 'DELIVERED', attempts = attempts + 1, updated_at = ?, delivered_at = ?, last_attempt_at = ?,
-                    last_error = NULL
-                WHERE id = ANY (?)""";
+    String databaseNow() {
+        // The statement's start rather than the transaction's (now()): the same in a short claim.
+        return "statement_timestamp()";
+    }
+
+    @Override
+    String databaseNowPlusMicros() {
+        return "statement_timestamp() + CAST(? AS bigint) * INTERVAL '1 microsecond'";
     }
 
     @Override

@@ -217,17 +217,70 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
     abstract boolean insertCountProvesInsert();
 
     /**
-     * The claim of due entries, of delivery types not in {@code outbox_pause}, each keyed one only
-     * if it is its key's head ({@link #isKeyHead}). Parameters: now, the delivery types (bound by
-     * {@link #bindStrings}), the limit. Reads {@link #claimColumns()}.
+     * The WHERE of a claim, shared by both claim modes: {@code PENDING}, due, of one of
+     * {@code typeCount} delivery types not in {@code outbox_pause}, not under a lease that has not
+     * expired, and, for an entry with an ordering key, its key's head under {@code policy}
+     * ({@link #isKeyHead}). Parameters: now, then the delivery types (bound by {@link #bindStrings}).
      */
-    abstract String claimSql(int typeCount, HeadFailurePolicy policy);
+    final String claimablePredicate(int typeCount, HeadFailurePolicy policy) {
+        return "status = 'PENDING' AND next_attempt_at <= ? AND " + in("delivery_type", typeCount)
+                + "\n  AND delivery_type NOT IN (SELECT delivery_type FROM outbox_pause)\n  AND " + notLeased()
+                + "\n  AND " + isKeyHead(policy);
+    }
 
     /**
-     * The set-based update of delivered entries, which also clears {@code last_error}.
-     * Parameters: updated, delivered, last attempt, then the ids (bound by {@link #bindIds}).
+     * Returns a boolean SQL expression: the row is under no lease, or one that has expired, on the
+     * database's clock. A completed lease leaves {@code lease_expires_at} {@code NULL}, so rows that
+     * were never leased pass at the cost of a null test.
      */
-    abstract String markDeliveredSql(int idCount);
+    final String notLeased() {
+        return "(lease_expires_at IS NULL OR lease_expires_at <= " + databaseNow() + ")";
+    }
+
+    /**
+     * The claim of the rows matching {@link #claimablePredicate}, oldest due first, locked and
+     * skipping locked rows. Parameters: those of the predicate, then the limit.
+     *
+     * @param columns what to read: {@link #claimColumns()}, in lease mode followed by
+     *                {@code lease_token}
+     * @param policy  which statuses of an earlier entry hold up an ordering key
+     */
+    abstract String claimSql(int typeCount, String columns, HeadFailurePolicy policy);
+
+    /**
+     * Returns an SQL expression: the database's current time, in the type of the schema's
+     * instants (never the JVM's clock, so that a lease means the same on every instance).
+     */
+    abstract String databaseNow();
+
+    /**
+     * Returns an SQL expression: the database's current time plus the microseconds bound to its
+     * one parameter.
+     */
+    abstract String databaseNowPlusMicros();
+
+    /**
+     * Stamps a lease on claimed rows: owner, the next fencing token, the expiry, one more attempt.
+     * Parameters: owner, the lease's length in microseconds, then the ids (bound by
+     * {@link #bindIds}).
+     */
+    final String stampLeaseSql(int idCount) {
+        return "UPDATE outbox SET lease_owner = ?, lease_token = lease_token + 1, lease_expires_at = "
+                + databaseNowPlusMicros() + ", attempts = attempts + 1 WHERE " + in("id", idCount);
+    }
+
+    /**
+     * The set-based update of delivered entries, which also clears {@code last_error} and any
+     * lease. Parameters: updated, delivered, last attempt, then the ids (bound by {@link #bindIds}).
+     *
+     * @param attemptCounted whether the claim counted the attempt already (lease mode); if not,
+     *                       this update counts it
+     */
+    final String markDeliveredSql(int idCount, boolean attemptCounted) {
+        return "UPDATE outbox SET status = 'DELIVERED', " + (attemptCounted ? "" : "attempts = attempts + 1, ")
+                + "updated_at = ?, delivered_at = ?, last_attempt_at = ?, last_error = NULL, lease_owner = NULL, "
+                + "lease_expires_at = NULL WHERE " + in("id", idCount);
+    }
 
     /** Binds a set of strings starting at {@code index}; returns the next free index. */
     abstract int bindStrings(PreparedStatement statement, int index, Collection<String> values) throws SQLException;

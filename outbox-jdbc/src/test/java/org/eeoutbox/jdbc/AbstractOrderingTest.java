@@ -530,7 +530,7 @@ abstract class AbstractOrderingTest {
     }
 
     private String explainClaim() throws SQLException {
-        String claim = dialect.claimSql(1, HeadFailurePolicy.BLOCK);
+        String claim = dialect.claimSql(1, dialect.claimColumns(), HeadFailurePolicy.BLOCK);
         StringBuilder plan = new StringBuilder();
         try (Connection connection = database.dataSource().getConnection();
              PreparedStatement statement = connection.prepareStatement("EXPLAIN " + claim)) {

@@ -173,7 +173,8 @@ final class Run implements AutoCloseable {
         assertEquals(expected, statuses(), name + ": rows left pending or failed");
         assertTrue(http.outboxIds().size() + kafka.outboxIds().size() > 0, name + ": nothing was published");
         return new Figures(published.get(HTTP).size() + published.get(KAFKA).size(),
-                http.outboxIds().size() + kafka.outboxIds().size(), http.duplicates() + kafka.duplicates());
+                http.outboxIds().size() + kafka.outboxIds().size(), http.duplicates() + kafka.duplicates(),
+                http.duplicates());
     }
 
     /** Returns the published keyed messages: each ordering key's sequences, in increasing order. */
@@ -282,7 +283,7 @@ final class Run implements AutoCloseable {
         receivers.forEach(HttpReceiver::close);
     }
 
-    /** A scenario's figures. */
-    record Figures(long published, long delivered, long duplicates) {
+    /** A scenario's figures; {@code webhookDuplicates} are the webhook copies among the duplicates. */
+    record Figures(long published, long delivered, long duplicates, long webhookDuplicates) {
     }
 }

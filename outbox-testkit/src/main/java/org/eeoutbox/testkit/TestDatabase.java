@@ -42,8 +42,8 @@ public interface TestDatabase {
     void dropTables(String... tables);
 
     /**
-     * Drops the outbox's tables (schema version 2: {@code outbox}, the tables that refer to it and the ordering keys' sequences)
-     * if they exist, so that the next schema check creates them anew.
+     * Drops the outbox's tables (schema version 2: {@code outbox}, the tables that refer to it and
+     * {@code outbox_key_sequence}) if they exist, so that the next schema check creates them anew.
      *
      * @throws IllegalStateException if the statement fails
      */

@@ -1,6 +1,7 @@
 package org.eeoutbox.cdi.internal;
 
 import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.lang.management.ManagementFactory;
 import java.lang.reflect.Type;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -8,6 +9,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -19,6 +22,7 @@ import org.eeoutbox.admin.AdminAction;
 import org.eeoutbox.admin.OutboxAdmin;
 import org.eeoutbox.config.Configuration;
 import org.eeoutbox.config.OutboxConfigurationException;
+import org.eeoutbox.engine.LeaseSettings;
 import org.eeoutbox.engine.OutboxListener;
 import org.eeoutbox.engine.OutboxProcessor;
 import org.eeoutbox.engine.OutboxPurger;
@@ -36,7 +40,8 @@ import org.eeoutbox.spi.TransactionRunner;
 /**
  * Builds the outbox's {@link OutboxComponents} from the checked configuration and the container's
  * resources: the one place where the parts are put together. It checks the database (isolation,
- * schema), creates the transports' deliverers and checks the transaction timeout against them;
+ * schema), creates the transports' deliverers and checks the transaction timeout, or in lease mode
+ * the lease, against them;
  * it schedules nothing. Not thread-safe: one instance per build.
  */
 final class OutboxAssembly {
@@ -109,9 +114,8 @@ final class OutboxAssembly {
             deliverers.addAll(created);
             Optional<OutboxProcessor> processor = Optional.empty();
             if (settings.processorEnabled()) {
-                checkTransactionTimeout(deliverers);
                 processor = Optional.of(new OutboxProcessor(store, transactions, deliverers, settings.processor(),
-                        listener, executor, clock));
+                        listener, executor, clock, leaseSettings(deliverers)));
             }
             Optional<OutboxPurger> purger = settings.purgerEnabled()
                     ? Optional.of(new OutboxPurger(store, transactions, settings.purger(), clock)) : Optional.empty();
@@ -133,17 +137,48 @@ final class OutboxAssembly {
         }
     }
 
-    private void checkTransactionTimeout(List<MessageDeliverer> deliverers) {
+    /**
+     * Picks the delivery types claimed in lease mode and checks what bounds each batch: the JTA
+     * timeout in lock mode, the lease in lease mode (where no transaction spans the deliveries),
+     * against the longest batch each transport allows.
+     */
+    private LeaseSettings leaseSettings(List<MessageDeliverer> deliverers) {
+        ClaimModes modes = settings.claimModes();
+        Set<String> types = deliverers.stream().map(MessageDeliverer::deliveryType).collect(Collectors.toSet());
+        List<String> problems = new ArrayList<>();
+        modes.byType().keySet().stream().filter(type -> !types.contains(type)).forEach(type ->
+                problems.add(OutboxSettings.CLAIM_MODE.name() + "." + type + " names delivery type '" + type
+                        + "', which no transport or deliverer handles; the delivery types are " + new TreeSet<>(types)));
+        Set<String> leased = modes.leased(types);
         for (MessageDeliverer deliverer : deliverers) {
+            String type = deliverer.deliveryType();
+            boolean lease = leased.contains(type);
+            Duration bound = lease ? modes.lease() : settings.transactionTimeout();
             Optional<Duration> worst = deliverer.maxBatchDuration(settings.processor().batchSize());
-            if (worst.isPresent() && worst.get().compareTo(settings.transactionTimeout()) >= 0) {
-                throw new OutboxConfigurationException(List.of(OutboxSettings.TRANSACTION_TIMEOUT.name() + "="
-                        + settings.transactionTimeout() + " is too short: a batch of "
-                        + settings.processor().batchSize() + " '" + deliverer.deliveryType()
-                        + "' deliveries may take up to " + worst.get() + "; raise the timeout or lower "
-                        + OutboxSettings.BATCH_SIZE.name() + " or the transport's timeouts"));
+            // A lease-mode batch may wait for the transport while the worker's previous one is in
+            // flight (pipelining), so its lease covers two of the transport's worst batches.
+            Optional<Duration> needed = lease ? worst.map(duration -> duration.multipliedBy(2)) : worst;
+            if (needed.isPresent() && needed.get().compareTo(bound) >= 0) {
+                String limit = lease ? OutboxSettings.LEASE.name() : OutboxSettings.TRANSACTION_TIMEOUT.name();
+                problems.add(limit + "=" + bound + " is too short: a batch of " + settings.processor().batchSize()
+                        + " '" + type + "' deliveries may take up to " + worst.get() + (lease
+                        ? " and lease mode keeps two batches per worker in flight, so a lease must exceed "
+                        + needed.get() : " (claim mode lock)") + "; raise " + limit + ", lower "
+                        + OutboxSettings.BATCH_SIZE.name() + " or the transport's timeouts"
+                        + (lease ? "" : ", or claim it with " + OutboxSettings.CLAIM_MODE.name() + "." + type
+                        + "=lease, which holds no transaction during deliveries"));
             }
         }
+        if (!problems.isEmpty()) {
+            throw new OutboxConfigurationException(problems);
+        }
+        return leased.isEmpty() ? LeaseSettings.NONE : new LeaseSettings(leased, modes.lease(), instanceName());
+    }
+
+    /** This JVM as the runtime names it ({@code pid@host}): the owner operators see on leased rows. */
+    private static String instanceName() {
+        String name = ManagementFactory.getRuntimeMXBean().getName();
+        return name.length() <= 255 ? name : name.substring(0, 255);
     }
 
     private SqlDialect checkDatabase(DataSource dataSource) {

@@ -26,8 +26,9 @@ import org.eeoutbox.spi.HeadFailurePolicy;
  * zero at startup; a total is their sum), the timer {@code outbox.batch.duration}, and the gauges
  * {@code outbox.pending}, {@code outbox.failed.current}, {@code outbox.oldest.pending.age.seconds} and
  * {@code outbox.ordering.blocked.keys}, the counter {@code outbox.ordering.skipped} (failed heads the
- * {@code skip} policy went past), and the counters of operators' changes {@code outbox.admin.replayed} and
- * {@code outbox.admin.discarded} (entries changed through {@link org.eeoutbox.admin.OutboxAdmin}).
+ * {@code skip} policy went past), the counters of operators' changes {@code outbox.admin.replayed} and
+ * {@code outbox.admin.discarded} (entries changed through {@link org.eeoutbox.admin.OutboxAdmin}),
+ * and {@code outbox.lease.lost} (lease mode: leases that expired before their outcome was written).
  *
  * <p>The counters carry no untagged total beside the tagged series: MicroProfile Metrics 5 requires
  * every metric of one name to have the same tag names, and Prometheus sums series anyway
@@ -58,6 +59,7 @@ public class OutboxMetrics {
     private Counter discarded;
     private Counter skippedHeads;
     private boolean skipPolicy;
+    private Counter leasesLost;
 
     /** Registers the metrics once the outbox has started. */
     void register(@Observes OutboxSettings started) {
@@ -87,6 +89,8 @@ public class OutboxMetrics {
                 "Entries an operator replayed (FAILED or DISCARDED back to PENDING) through OutboxAdmin"));
         discarded = registry.counter(metadata("outbox.admin.discarded",
                 "Entries an operator discarded through OutboxAdmin"));
+        leasesLost = registry.counter(metadata("outbox.lease.lost", "Lease-mode entries whose lease expired before "
+                + "their outcome was written and which another claim took: each may have been delivered twice"));
         runtime.refreshStatsOnSchedule();
         enabled = true;
     }
@@ -99,6 +103,12 @@ public class OutboxMetrics {
             replayed.inc(action.changed());
         } else if (AdminAction.DISCARD.equals(action.action())) {
             discarded.inc(action.changed());
+        }
+    }
+
+    void count(@Observes LeasesLost lost) {
+        if (enabled) {
+            leasesLost.inc(lost.count());
         }
     }
 

@@ -31,7 +31,7 @@ import org.eeoutbox.spi.OutboxStats;
  *
  * <p>Startup fails the deployment with a message naming the property or the fix, for a missing
  * DataSource or executor, a database check that fails (isolation, schema) or a transport that
- * cannot be created. Processing events ({@link BatchReport}) and operators' changes
+ * cannot be created. Processing events ({@link BatchReport}, {@link LeasesLost}) and operators' changes
  * ({@link AdminAction}) are fired as CDI events after each commit. Thread-safe.
  */
 @ApplicationScoped
@@ -48,6 +48,9 @@ public class OutboxRuntime {
 
     @Inject
     Event<AdminAction> adminEvents;
+
+    @Inject
+    Event<LeasesLost> leaseEvents;
 
     /** The container's built-in bean of the current caller. */
     @Inject
@@ -140,6 +143,11 @@ public class OutboxRuntime {
                 @Override
                 public void onBatchCommitted(BatchReport report) {
                     batchEvents.fire(report);
+                }
+
+                @Override
+                public void onLeasesLost(int count) {
+                    leaseEvents.fire(new LeasesLost(count));
                 }
             };
             OutboxComponents built = new OutboxAssembly(deployment.settings(), deployment.configuration(),

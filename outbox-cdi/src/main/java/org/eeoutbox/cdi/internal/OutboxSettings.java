@@ -3,7 +3,9 @@ package org.eeoutbox.cdi.internal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.eeoutbox.RetryPolicy;
 import org.eeoutbox.config.Configuration;
 import org.eeoutbox.config.Property;
@@ -36,6 +38,7 @@ import org.eeoutbox.spi.HeadFailurePolicy;
  * @param maxPendingAge      readiness is DOWN while the oldest pending entry is older; {@code null}
  *                           (the default): pending age never affects readiness
  * @param headFailurePolicy  what a failed head does to its ordering key
+ * @param claimModes         lock or lease mode per delivery type, and the leases' length
  */
 public record OutboxSettings(
         String dataSource,
@@ -54,7 +57,8 @@ public record OutboxSettings(
         Duration purgeInterval,
         PurgerSettings purger,
         Duration maxPendingAge,
-        HeadFailurePolicy headFailurePolicy) {
+        HeadFailurePolicy headFailurePolicy,
+        ClaimModes claimModes) {
 
     /** What calls the outbox's periodic tasks. */
     public enum Trigger {
@@ -131,6 +135,17 @@ public record OutboxSettings(
     static final Property<Duration> TRANSACTION_TIMEOUT = Property.duration("outbox.processor.transaction-timeout",
             Duration.ofSeconds(120), SECOND, null,
             "The JTA timeout of each batch; must exceed the longest batch the transports allow.");
+    static final Property<String> CLAIM_MODE = Property.oneOf("outbox.processor.claim-mode", ClaimModes.LOCK,
+            List.of(ClaimModes.LOCK, ClaimModes.LEASE),
+            "How delivery types without their own claim-mode are claimed: lock (claim, delivery and update in one "
+                    + "transaction) or lease (a short claim, delivery with no transaction open, a fenced update); "
+                    + "see docs/leases.md.");
+    static final Property<String> CLAIM_MODE_BY_TYPE = Property.text("outbox.processor.claim-mode.<delivery-type>",
+            null, "lock or lease", "The claim mode of one delivery type (http, kafka or your own), overriding "
+                    + "outbox.processor.claim-mode.");
+    static final Property<Duration> LEASE = Property.duration("outbox.processor.lease", Duration.ofMinutes(2),
+            SECOND, null, "How long a lease-mode claim lasts; must exceed twice the longest batch the transports allow. "
+                    + "An entry whose lease ends undelivered is claimed again.");
     static final Property<Integer> MAX_RETRIES = Property.integer("outbox.processor.max-retries",
             RETRY.maxRetries(), 0, 1000, "How many retries after the first attempt before an entry is FAILED.");
     static final Property<Duration> INITIAL_BACKOFF = Property.duration("outbox.processor.initial-backoff",
@@ -170,7 +185,8 @@ public record OutboxSettings(
     /** Every property of the runtime, in the order of the configuration reference. */
     public static final List<Property<?>> PROPERTIES = List.of(DATASOURCE, TRIGGER, SCHEDULED_EXECUTOR,
             MANAGED_EXECUTOR, CREATE_SCHEMA, MAX_PAYLOAD, METRICS, STATS_INTERVAL, PROCESSOR, POLL_INTERVAL,
-            BATCH_SIZE, CONCURRENCY, DRAIN_BUDGET, TRANSPORT_DISPATCH, TRANSACTION_TIMEOUT, MAX_RETRIES,
+            BATCH_SIZE, CONCURRENCY, DRAIN_BUDGET, TRANSPORT_DISPATCH, TRANSACTION_TIMEOUT, CLAIM_MODE,
+            CLAIM_MODE_BY_TYPE, LEASE, MAX_RETRIES,
             INITIAL_BACKOFF, MULTIPLIER, MAX_BACKOFF, JITTER, PURGER, PURGE_INTERVAL, RETENTION, DEDUPLICATION_WINDOW,
             DISCARDED_RETENTION, PURGE_BATCH, MAX_PENDING_AGE, ON_HEAD_FAILURE,
             // Read by the transports that send CloudEvents (HTTP and Kafka), declared once for both.
@@ -207,8 +223,24 @@ public record OutboxSettings(
                 new PurgerSettings(retention, deduplicationWindow, configuration.get(DISCARDED_RETENTION),
                         configuration.get(PURGE_BATCH),
                         PurgerSettings.DEFAULT.timeBudget()), configuration.find(MAX_PENDING_AGE).orElse(null),
-                HeadFailurePolicy.valueOf(configuration.get(ON_HEAD_FAILURE).toUpperCase(Locale.ROOT)));
+                HeadFailurePolicy.valueOf(configuration.get(ON_HEAD_FAILURE).toUpperCase(Locale.ROOT)),
+                new ClaimModes(configuration.get(CLAIM_MODE), claimModesByType(configuration), configuration.get(LEASE)));
         return configuration.problems().size() == problemsBefore ? Optional.of(settings)
                 : Optional.empty();
+    }
+
+    /** The values of {@code outbox.processor.claim-mode.<delivery-type>}, by delivery type, each checked. */
+    private static Map<String, String> claimModesByType(Configuration configuration) {
+        String prefix = CLAIM_MODE.name() + ".";
+        Map<String, String> modes = new TreeMap<>();
+        configuration.matching(CLAIM_MODE_BY_TYPE).forEach((key, value) -> {
+            String mode = value.trim().toLowerCase(Locale.ROOT);
+            if (mode.equals(ClaimModes.LOCK) || mode.equals(ClaimModes.LEASE)) {
+                modes.put(key.substring(prefix.length()), mode);
+            } else {
+                configuration.problem(key + "=" + value + " is invalid: expected lock or lease");
+            }
+        });
+        return modes;
     }
 }

@@ -141,6 +141,32 @@ class OutboxAssemblyTest {
     }
 
     @Test
+    void inLeaseModeTheLeaseAndNotTheTransactionTimeoutBoundsAnHttpBatch() {
+        properties.put("outbox.processor.transaction-timeout", "5s");
+        properties.put("outbox.processor.claim-mode.http", "lease");
+
+        assertTrue(build().processor().isPresent(), "no transaction spans the deliveries of a lease-mode batch");
+
+        components.stop();
+        components = null;
+        properties.put("outbox.processor.lease", "20s");
+        OutboxConfigurationException e = assertThrows(OutboxConfigurationException.class, this::build);
+        assertTrue(e.getMessage().contains("outbox.processor.lease=PT20S is too short: a batch of 100 'http' "
+                + "deliveries may take up to PT15S and lease mode keeps two batches per worker in flight, so a lease "
+                + "must exceed PT30S; raise outbox.processor.lease"), e.getMessage());
+    }
+
+    @Test
+    void aClaimModeForADeliveryTypeNobodyHandlesFailsNamingTheKey() {
+        properties.put("outbox.processor.claim-mode.htp", "lease");
+
+        OutboxConfigurationException e = assertThrows(OutboxConfigurationException.class, this::build);
+
+        assertTrue(e.getMessage().contains("outbox.processor.claim-mode.htp names delivery type 'htp', which no "
+                + "transport or deliverer handles; the delivery types are [http]"), e.getMessage());
+    }
+
+    @Test
     void stopCancelsTheSchedulesAndIsIdempotent() {
         OutboxComponents built = build();
         built.start();

@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.eeoutbox.RetryPolicy;
 import org.eeoutbox.config.Configuration;
 import org.eeoutbox.config.OutboxConfigurationException;
@@ -112,5 +114,30 @@ class OutboxSettingsTest {
         OutboxConfigurationException e = assertThrows(OutboxConfigurationException.class, this::read);
 
         assertTrue(e.getMessage().contains("outbox.processor.max-backoff=PT10S is invalid"), e.getMessage());
+    }
+
+    @Test
+    void claimModesDefaultToLockAndAreSetGloballyOrPerDeliveryType() {
+        ClaimModes defaults = read().claimModes();
+        assertEquals(Set.of(), defaults.leased(List.of("http", "kafka")));
+        assertEquals(Duration.ofMinutes(2), defaults.lease());
+
+        properties.put("outbox.processor.claim-mode", "lease");
+        properties.put("outbox.processor.claim-mode.kafka", "LOCK");
+        properties.put("outbox.processor.lease", "90s");
+        ClaimModes modes = read().claimModes();
+
+        assertEquals(Set.of("http", "sms"), modes.leased(List.of("http", "kafka", "sms")));
+        assertEquals(Duration.ofSeconds(90), modes.lease());
+    }
+
+    @Test
+    void aClaimModeOtherThanLockOrLeaseFailsNamingTheKey() {
+        properties.put("outbox.processor.claim-mode.http", "optimistic");
+
+        OutboxConfigurationException e = assertThrows(OutboxConfigurationException.class, this::read);
+
+        assertTrue(e.getMessage().contains("outbox.processor.claim-mode.http=optimistic is invalid: expected lock or "
+                + "lease"), e.getMessage());
     }
 }

@@ -10,12 +10,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.URI;
 import java.net.URL;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +26,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.eeoutbox.it.app.TestApps;
 import org.eeoutbox.it.support.ItConfig;
 import org.eeoutbox.it.support.ItEnvironment;
+import org.eeoutbox.it.support.OrdersClient;
 import org.eeoutbox.testkit.HttpReceiver;
 import org.eeoutbox.testkit.ReceivedRequest;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -178,7 +175,7 @@ class DeliveryIT {
         URI metrics = URI.create(base.getProtocol() + "://" + base.getHost() + ":" + base.getPort()
                 + "/metrics?scope=application");
         return await("the application metrics after deliveries").atMost(PATIENCE).pollInterval(Duration.ofMillis(200))
-                .until(() -> get(metrics), containsString("outbox_delivered_total"));
+                .until(() -> OrdersClient.get(metrics), containsString("outbox_delivered_total"));
     }
 
     /** Returns the value of the first Prometheus sample of {@code name} (any tags). */
@@ -191,28 +188,16 @@ class DeliveryIT {
     }
 
     private List<String> place(String prefix, int count, String transport, String path) throws Exception {
-        String query = "prefix=" + prefix + "&count=" + count + "&transport=" + transport
-                + (path == null ? "" : "&path=" + path);
-        HttpRequest request = HttpRequest.newBuilder(URI.create(base + "api/orders?" + query))
-                .POST(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofMinutes(3)).build();
-        HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, response.statusCode(), response.body());
-        return Arrays.asList(response.body().split("\n"));
+        return new OrdersClient(base).place(prefix, count, transport, path);
     }
 
     private String state(String orderId) throws Exception {
-        return get(URI.create(base + "api/orders/" + orderId + "/outbox"));
+        return new OrdersClient(base).state(orderId);
     }
 
     private void awaitState(String orderId, String status) {
         await("the outbox state of " + orderId).atMost(PATIENCE).pollInterval(Duration.ofMillis(100))
                 .until(() -> state(orderId), startsWith(status));
-    }
-
-    private static String get(URI uri) throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient()
-                .send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
-        return response.body();
     }
 
     /** Reads the topic until every expected id arrived (or the patience ran out), counting copies. */
