@@ -220,7 +220,7 @@ final class Run implements AutoCloseable {
         assertEquals(0, http.malformed(), name + ": arrivals without x-outbox-id or with a malformed payload");
         assertEquals(Map.of("DELIVERED", messages), statuses(), name + ": rows left pending or failed");
         assertTrue(messages > 0, name + ": nothing was published");
-        return new Figures(messages, http.outboxIds().size(), http.duplicates());
+        return new Figures(messages, http.outboxIds().size(), http.duplicates(), http.duplicates());
     }
 
     /** Places {@code orders} orders from {@code threads} clients per instance, retrying failed requests. */
