@@ -1,6 +1,8 @@
 package org.eeoutbox.demo;
 
+import java.util.function.Consumer;
 import org.eeoutbox.testkit.HttpReceiver;
+import org.eeoutbox.testkit.ReceivedRequest;
 
 /**
  * The demo's webhook receiver: the testkit's {@link HttpReceiver} on a loopback port, answering
@@ -16,6 +18,14 @@ public final class Webhooks {
 
     /** Starts a webhook receiver for {@code path} on a free port, recording accepted deliveries in {@code tally}. */
     public static HttpReceiver receiver(String path, Tally tally) {
+        return receiver(path, request -> tally.record(request.outboxId(), request.body(), request.receivedAt()));
+    }
+
+    /**
+     * Starts a webhook receiver for {@code path} on a free port, handing each accepted delivery to
+     * {@code onAccepted} before answering.
+     */
+    public static HttpReceiver receiver(String path, Consumer<ReceivedRequest> onAccepted) {
         return HttpReceiver.builder()
                 .name("webhook-receiver")
                 .threads(16)
@@ -23,7 +33,7 @@ public final class Webhooks {
                 .recording(false)
                 .respondWith(onlyAt(path, HttpReceiver.Responder.always(204)))
                 // Recorded before answering, as a consumer that processes, then acknowledges.
-                .onAccepted(request -> tally.record(request.outboxId(), request.body(), request.receivedAt()))
+                .onAccepted(onAccepted)
                 .start();
     }
 

@@ -2,6 +2,7 @@ package org.eeoutbox.example;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.json.Json;
 import jakarta.json.bind.Jsonb;
 import jakarta.json.bind.JsonbBuilder;
 import jakarta.transaction.Transactional;
@@ -59,5 +60,23 @@ public class OrderService {
                 .header("event-type", ORDER_CREATED)
                 .build());
         return order;
+    }
+
+    /**
+     * Publishes the next step of order {@code orderId}'s life (e.g. {@code order.paid}) to the
+     * webhook receiver with the order as its ordering key ({@code order-ID}): an order's steps
+     * arrive in the order their transactions committed, other orders flow freely (docs/ordering.md).
+     * The receiver sees the key and the step's sequence in the {@code x-outbox-ordering-key} and
+     * {@code x-outbox-ordering-seq} headers. It does not look the order up: the reliability
+     * scenarios publish steps of orders they never placed.
+     *
+     * @return the outbox entry's id
+     */
+    @Transactional
+    public UUID publishStep(String orderId, String step) {
+        String json = Json.createObjectBuilder().add("id", orderId).add("step", step)
+                .add("createdAt", Instant.now().truncatedTo(ChronoUnit.MICROS).toString()).build().toString();
+        return outbox.publish(new OutboxMessage(step, json).withOrderingKey("order-" + orderId),
+                HttpDelivery.to(WEBHOOKS).path(webhookPath).header("X-Event-Type", step).build());
     }
 }

@@ -17,8 +17,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.eeoutbox.demo.Demo;
 import org.eeoutbox.demo.DemoException;
 import org.eeoutbox.demo.KafkaReceiver;
@@ -34,7 +36,9 @@ import org.eeoutbox.testkit.Ports;
  * One scenario's run of the example order service: empty tables, a topic of its own, a webhook
  * receiver per Payara Micro instance (all recording into one HTTP {@link Tally}, so a message
  * delivered by two instances counts as a duplicate), a Kafka receiver, and the instances. Each
- * order publishes two messages, {@code order.created} to the webhook and to Kafka.
+ * order publishes two messages, {@code order.created} to the webhook and to Kafka. The receivers
+ * also feed a {@link KeyOrderCheck} with the keyed webhooks (an order's steps, published with the
+ * order as ordering key).
  *
  * <p>Ground truth is the outbox table: a message is published when its row committed (a request
  * cut off by a crash may have committed without the client knowing). Closing a run stops
@@ -52,6 +56,7 @@ final class Run implements AutoCloseable {
     final Path dir;
     final Tally http = new Tally();
     final Tally kafka = new Tally();
+    final KeyOrderCheck keyOrder = new KeyOrderCheck();
     final List<HttpReceiver> receivers = new ArrayList<>();
     final List<PayaraMicro> instances = new ArrayList<>();
     private final List<Map<String, String>> settings = new ArrayList<>();
@@ -69,7 +74,10 @@ final class Run implements AutoCloseable {
         rig.broker.createTopic(topic, 3);
         kafkaReceiver = new KafkaReceiver(rig.broker.bootstrapServers(), topic, kafka);
         for (int i = 0; i < instanceCount; i++) {
-            HttpReceiver receiver = Webhooks.receiver(Demo.WEBHOOK_PATH, http);
+            HttpReceiver receiver = Webhooks.receiver(Demo.WEBHOOK_PATH, request -> {
+                http.record(request.outboxId(), request.body(), request.receivedAt());
+                keyOrder.record(request);
+            });
             receivers.add(receiver);
             Map<String, String> instanceSettings = Demo.serviceSettings(rig.database, receiver.url(),
                     rig.broker.bootstrapServers(), topic);
@@ -167,6 +175,52 @@ final class Run implements AutoCloseable {
         return new Figures(published.get(HTTP).size() + published.get(KAFKA).size(),
                 http.outboxIds().size() + kafka.outboxIds().size(), http.duplicates() + kafka.duplicates(),
                 http.duplicates());
+    }
+
+    /** Returns the published keyed messages: each ordering key's sequences, in increasing order. */
+    Map<String, List<Long>> publishedSequences() throws SQLException {
+        Map<String, List<Long>> sequences = new TreeMap<>();
+        try (Connection connection = rig.database.admin().getConnection();
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT ordering_key, ordering_seq FROM outbox"
+                        + " WHERE ordering_key IS NOT NULL ORDER BY ordering_key, ordering_seq")) {
+            while (rows.next()) {
+                sequences.computeIfAbsent(rows.getString(1), key -> new ArrayList<>()).add(rows.getLong(2));
+            }
+        }
+        return sequences;
+    }
+
+    /**
+     * Asserts the ordering contract for keyed webhooks: each key's first arrivals came in
+     * sequence order and are exactly the key's published sequences (nothing lost, nothing else);
+     * every repeat was of its key's head; every published message arrived under its
+     * {@code x-outbox-id} and its row is {@code DELIVERED}.
+     *
+     * @return the figures, for the report
+     */
+    Figures assertKeyOrderKeptNothingLost() throws SQLException {
+        assertEquals(List.of(), keyOrder.violations(), name + ": " + keyOrder.violationCount()
+                + " arrivals broke their key's order; the first ones");
+        assertEquals(0, keyOrder.withoutHeaders(), name + ": keyed arrivals without x-outbox-ordering-seq");
+        Map<String, List<Long>> published = publishedSequences();
+        Map<String, List<Long>> arrived = keyOrder.firstArrivals();
+        List<String> differing = new ArrayList<>();
+        Set<String> keys = new TreeSet<>(published.keySet());
+        keys.addAll(arrived.keySet());
+        for (String key : keys) {
+            if (!Objects.equals(published.get(key), arrived.get(key)) && differing.size() < 5) {
+                differing.add(key + ": published " + published.get(key) + ", first arrivals " + arrived.get(key));
+            }
+        }
+        assertEquals(List.of(), differing, name + ": keys whose arrivals are not their published sequences");
+        long messages = published.values().stream().mapToLong(List::size).sum();
+        assertEquals(published().get(HTTP), http.outboxIds(),
+                name + ": webhook deliveries are not the published messages");
+        assertEquals(0, http.malformed(), name + ": arrivals without x-outbox-id or with a malformed payload");
+        assertEquals(Map.of("DELIVERED", messages), statuses(), name + ": rows left pending or failed");
+        assertTrue(messages > 0, name + ": nothing was published");
+        return new Figures(messages, http.outboxIds().size(), http.duplicates(), http.duplicates());
     }
 
     /** Places {@code orders} orders from {@code threads} clients per instance, retrying failed requests. */
