@@ -350,14 +350,17 @@ class HttpMessageDelivererTest {
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
 
         assertEquals("HTTP 500 from service 'receiver': " + "x".repeat(2048) + " [truncated]", failure.reason());
-        assertTrue(elapsed.compareTo(Duration.ofSeconds(3)) < 0, "took " + elapsed);
+        // Before the attempt's deadline: it stopped reading, the deadline did not cut it short (a
+        // fixed 3 s bound failed at 3.7 s on a loaded machine; /held-body proves it without a clock).
+        assertTrue(elapsed.compareTo(SETTINGS.attemptTimeout()) < 0, "took " + elapsed);
     }
 
     @Test
     void deliverWhenHugeSuccessBodyDoesNotReadIt() {
         long start = System.nanoTime();
         assertInstanceOf(Delivered.class, deliver("/huge-ok"));
-        assertTrue(Duration.ofNanos(System.nanoTime() - start).compareTo(Duration.ofSeconds(3)) < 0);
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+        assertTrue(elapsed.compareTo(SETTINGS.attemptTimeout()) < 0, "took " + elapsed);
     }
 
     @Test
