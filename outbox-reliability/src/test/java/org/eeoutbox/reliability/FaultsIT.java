@@ -47,7 +47,8 @@ class FaultsIT {
             // claim takes their entries (sent again: the leases in flight); Kafka stays in lock mode,
             // whose row locks end with the dead sessions.
             run.settings(0).put("outbox.processor.claim-mode.http", "lease");
-            run.settings(0).put("outbox.processor.lease", "30s");
+            // A lease must exceed two worst-case webhook batches (2 x 15 s with the demo's timeouts).
+            run.settings(0).put("outbox.processor.lease", "40s");
             run.startAndAwait(0);
             List<OrderClients> clients = run.placeOrders(orders, CLIENT_THREADS);
             List<Long> pendingAtKill = new ArrayList<>();
@@ -78,7 +79,7 @@ class FaultsIT {
             // Webhooks in lease mode (issue 16): their outcomes wait in memory while the database
             // is down, so none is sent again; Kafka stays in lock mode, whose batches roll back.
             run.settings(0).put("outbox.processor.claim-mode.http", "lease");
-            run.settings(0).put("outbox.processor.lease", "30s");
+            run.settings(0).put("outbox.processor.lease", "40s");
             run.startAndAwait(0);
             List<OrderClients> clients = run.placeOrders(orders, CLIENT_THREADS);
             Run.awaitPlaced(clients, orders / 2);
