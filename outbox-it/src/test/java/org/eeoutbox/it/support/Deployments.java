@@ -23,9 +23,10 @@ public final class Deployments {
     /**
      * Returns a WAR named {@code name + ".war"} with the libraries every IT needs in
      * {@code WEB-INF/lib}: the PostgreSQL, MySQL and MariaDB JDBC drivers, kafka-clients, slf4j-api and
-     * slf4j-jdk14 (Kafka's log goes to the server's log), Apache HttpClient 5 (httpclient5,
-     * httpcore5, httpcore5-h2: the HTTP transport's default client when present), Awaitility and
-     * Hamcrest (in-container tests wait with them). Add the test's own classes and
+     * slf4j-jdk14 (Kafka's log goes to the server's log), Awaitility and Hamcrest (in-container tests
+     * wait with them). Not Apache HttpClient 5: on WildFly it cannot load {@code jdk.net.Sockets}
+     * from a deployment and its I/O reactor dies (measured), so the suite runs the JDK client on
+     * every server. Add the test's own classes and
      * {@link #addLibrariesOf the library under test}.
      */
     public static WebArchive war(String name) {
@@ -33,9 +34,7 @@ public final class Deployments {
         // By name: referencing the slf4j classes in code makes javac warn about their OSGi annotations.
         return addLibrariesOf(war, "org.postgresql.Driver", "com.mysql.cj.jdbc.Driver", "org.mariadb.jdbc.Driver",
                 "org.apache.kafka.clients.producer.KafkaProducer", "org.slf4j.LoggerFactory",
-                "org.slf4j.jul.JULServiceProvider", "org.apache.hc.client5.http.impl.async.HttpAsyncClients",
-                "org.apache.hc.core5.http.HttpHost", "org.apache.hc.core5.http2.HttpVersionPolicy",
-                "org.awaitility.Awaitility", "org.hamcrest.Matcher");
+                "org.slf4j.jul.JULServiceProvider", "org.awaitility.Awaitility", "org.hamcrest.Matcher");
     }
 
     /**
