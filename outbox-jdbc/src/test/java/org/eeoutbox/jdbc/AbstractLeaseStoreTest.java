@@ -8,7 +8,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -68,7 +67,7 @@ abstract class AbstractLeaseStoreTest {
 
     @BeforeEach
     final void emptyTable() {
-        sql("DELETE FROM outbox");
+        database.execute("DELETE FROM outbox");
     }
 
     @AfterAll
@@ -261,14 +260,5 @@ abstract class AbstractLeaseStoreTest {
 
     private <T> T tx(Supplier<T> work) {
         return transactions.inNewTransaction(work);
-    }
-
-    private void sql(String sql) {
-        try (Connection connection = database.dataSource().getConnection();
-             Statement statement = connection.createStatement()) {
-            statement.execute(sql);
-        } catch (SQLException e) {
-            throw new IllegalStateException(sql, e);
-        }
     }
 }
