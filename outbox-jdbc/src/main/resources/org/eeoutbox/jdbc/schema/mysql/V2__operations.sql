@@ -16,7 +16,12 @@
 -- - outbox_key_sequence: the last sequence given out per key, locked by each publishing transaction;
 -- and what lease mode needs (deliveries outside the database transaction):
 -- - lease_owner, lease_token, lease_expires_at: who holds the entry's lease, the fencing token
---   incremented at every claim, and when the lease ends (database clock).
+--   incremented at every claim, and when the lease ends (database clock);
+-- and what tracing and feeds need:
+-- - trace_parent, trace_state: the W3C trace context of the publishing transaction (NULL without a
+--   tracer), the parent of the delivery's span;
+-- - a feed channel's events (delivery type 'feed', the channel is the ordering key) after a cursor
+--   are read through outbox_ordering_idx (ordering_key, status, ordering_seq): no index of their own.
 CREATE TABLE IF NOT EXISTS outbox_attempt (
     entry_id     BINARY(16)  NOT NULL,
     attempted_at DATETIME(6) NOT NULL,
@@ -55,6 +60,8 @@ ALTER TABLE outbox
     ADD COLUMN lease_owner VARCHAR(255) NULL,
     ADD COLUMN lease_token BIGINT NOT NULL DEFAULT 0,
     ADD COLUMN lease_expires_at DATETIME(6) NULL,
+    ADD COLUMN trace_parent VARCHAR(55) NULL,
+    ADD COLUMN trace_state VARCHAR(512) NULL,
     ADD KEY outbox_status_updated_idx (status, updated_at),
     ADD KEY outbox_ordering_idx (ordering_key, status, ordering_seq),
     COMMENT = 'eeoutbox schema 2';

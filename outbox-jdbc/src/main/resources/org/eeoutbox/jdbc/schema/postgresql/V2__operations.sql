@@ -14,7 +14,12 @@
 -- - outbox_key_sequence: the last sequence given out per key, locked by each publishing transaction;
 -- and what lease mode needs (deliveries outside the database transaction):
 -- - lease_owner, lease_token, lease_expires_at: who holds the entry's lease, the fencing token
---   incremented at every claim, and when the lease ends (database clock).
+--   incremented at every claim, and when the lease ends (database clock);
+-- and what tracing and feeds need:
+-- - trace_parent, trace_state: the W3C trace context of the publishing transaction (NULL without a
+--   tracer), the parent of the delivery's span;
+-- - outbox_feed_idx: the events of a feed channel (delivery type 'feed', the channel is the ordering
+--   key) after a cursor, delivered ones included.
 ALTER TABLE outbox DROP CONSTRAINT outbox_status_check;
 -- NOT VALID, then VALIDATE: the check of the existing rows does not block writers.
 ALTER TABLE outbox ADD CONSTRAINT outbox_status_check
@@ -28,9 +33,13 @@ ALTER TABLE outbox ADD COLUMN lease_owner varchar(255);
 -- A constant default: no rewrite of the existing rows.
 ALTER TABLE outbox ADD COLUMN lease_token bigint NOT NULL DEFAULT 0;
 ALTER TABLE outbox ADD COLUMN lease_expires_at timestamptz;
+ALTER TABLE outbox ADD COLUMN trace_parent varchar(55);
+ALTER TABLE outbox ADD COLUMN trace_state varchar(512);
 -- The head of each key: its earliest entry that still blocks the key (pending, or failed under the
 -- BLOCK policy). Partial, so delivered history never grows it.
 CREATE INDEX outbox_ordering_idx ON outbox (ordering_key, ordering_seq) WHERE status IN ('PENDING', 'FAILED');
+-- A feed channel's events after a cursor. Partial, so entries of other delivery types never grow it.
+CREATE INDEX outbox_feed_idx ON outbox (ordering_key, ordering_seq) WHERE delivery_type = 'feed';
 -- The purge of discarded entries, by the time they were discarded.
 CREATE INDEX outbox_discarded_idx ON outbox (updated_at) WHERE status = 'DISCARDED';
 CREATE TABLE outbox_attempt (
