@@ -38,13 +38,6 @@ public final class Await {
     }
 
     /**
-     * Calls {@code drain} (such as an {@code OutboxProcessor}'s) until no row of table
-     * {@code outbox} in {@code database} is {@code PENDING}, checking before each call.
-     *
-     * @return the sum of what the calls of {@code drain} returned
-     * @throws AssertionError if rows were still pending after {@code timeout}
-     */
-    /**
      * Waits up to 30 seconds for {@code latch} to open.
      *
      * @throws AssertionError if it does not; IllegalStateException if the thread is interrupted
@@ -60,6 +53,13 @@ public final class Await {
         }
     }
 
+    /**
+     * Calls {@code drain} (such as an {@code OutboxProcessor}'s) until no row of table
+     * {@code outbox} in {@code database} is {@code PENDING}, checking before each call.
+     *
+     * @return the sum of what the calls of {@code drain} returned
+     * @throws AssertionError if rows were still pending after {@code timeout}
+     */
     public static int drained(TestDatabase database, IntSupplier drain, Duration timeout) {
         AtomicInteger processed = new AtomicInteger();
         until(timeout, Duration.ofMillis(1), () -> {

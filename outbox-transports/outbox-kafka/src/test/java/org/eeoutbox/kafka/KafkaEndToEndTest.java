@@ -12,15 +12,14 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
-import java.util.stream.LongStream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -40,6 +39,7 @@ import org.eeoutbox.jdbc.DatabaseCheck;
 import org.eeoutbox.jdbc.JdbcOutboxStore;
 import org.eeoutbox.testkit.Await;
 import org.eeoutbox.testkit.KafkaBroker;
+import org.eeoutbox.testkit.KeyedLoad;
 import org.eeoutbox.testkit.TestDatabase;
 import org.eeoutbox.testkit.TestDatabases;
 import org.junit.jupiter.api.Test;
@@ -91,11 +91,15 @@ class KafkaEndToEndTest {
         }
     }
 
+    /**
+     * Issue 17's end-to-end test on Kafka: keys published by 8 threads in a random interleaving, four
+     * workers, a fifth of the sends failing: each key's records in sequence order, none missing.
+     * {@link KeyedLoad} sizes it (the issue's 500 keys x 100 messages on demand).
+     */
     @Test
-    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    @Timeout(value = 15, unit = TimeUnit.MINUTES)
     void keyedMessagesArriveInEachKeysCommitOrderThroughRetriesAndFourWorkers() throws Exception {
-        int keys = 50;
-        int perKey = 20;
+        KeyedLoad load = KeyedLoad.fromSystemProperties(50, 20, 8);
         String topic = "orders-ordered";
         TestDatabase database = TestDatabases.mysql();
         database.dropOutboxTables();
@@ -103,49 +107,29 @@ class KafkaEndToEndTest {
         JdbcOutboxStore store = new JdbcOutboxStore(transactions,
                 DatabaseCheck.forLocalTransactions(database.dataSource(), true));
         StoreOutboxPublisher publisher = new StoreOutboxPublisher(store, 1024 * 1024, Clock.systemUTC());
-        ExecutorService executor = Executors.newFixedThreadPool(8);
+        ExecutorService executor = Executors.newFixedThreadPool(load.publishers());
         try (KafkaBroker broker = KafkaBroker.start();
              KafkaMessageDeliverer kafka = KafkaMessageDeliverer.builder(
                      Map.of("bootstrap.servers", broker.bootstrapServers(), "linger.ms", "5")).build()) {
             broker.createTopic(topic, 3);
-            List<Future<?>> publishers = new ArrayList<>();
-            for (int p = 0; p < 4; p++) {
-                publishers.add(executor.submit(() -> {
-                    for (int i = 0; i < keys * perKey / 4; i++) {
-                        String key = "order-" + ThreadLocalRandom.current().nextInt(keys);
-                        transactions.inNewTransaction(() -> publisher.publish(
-                                new OutboxMessage("order.changed", "{}").withOrderingKey(key),
-                                KafkaDelivery.topic(topic).build()));
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> running : publishers) {
-                running.get(2, TimeUnit.MINUTES);
-            }
+            load.publish(executor, key -> transactions.inNewTransaction(() -> publisher.publish(
+                    new OutboxMessage("order.changed", "{}").withOrderingKey(key), KafkaDelivery.topic(topic).build())));
             List<String> violations = Collections.synchronizedList(new ArrayList<>());
             OutboxProcessor processor = new OutboxProcessor(store, transactions, List.of(flaky(kafka, violations)),
                     ProcessorSettings.DEFAULT.withConcurrency(4).withRetryPolicy(
                             new RetryPolicy(1000, Duration.ZERO, 1.0, Duration.ZERO, 0.0)),
                     new OutboxListener() { }, executor, Clock.systemUTC());
 
-            Await.drained(database, processor::drain, Duration.ofMinutes(3));
+            Await.drained(database, processor::drain, Duration.ofMinutes(10));
 
-            Map<String, List<Long>> arrivals = new HashMap<>();
-            consume(broker.bootstrapServers(), topic, keys * perKey, record -> arrivals
+            Map<String, List<Long>> arrivals = new TreeMap<>();
+            consume(broker.bootstrapServers(), topic, load.messages(), record -> arrivals
                     .computeIfAbsent(record.key(), key -> new ArrayList<>())
                     .add(Long.parseLong(new String(record.headers().lastHeader(OutboxHeaders.ORDERING_SEQ).value(),
                             StandardCharsets.UTF_8))));
-            Map<String, List<Long>> committed = new HashMap<>();
-            for (int k = 0; k < keys; k++) {
-                long published = database.queryForLong(
-                        "SELECT COUNT(*) FROM outbox WHERE ordering_key = 'order-" + k + "'");
-                if (published > 0) {
-                    committed.put("order-" + k, LongStream.rangeClosed(1, published).boxed().toList());
-                }
-            }
             assertEquals(List.of(), violations);
-            assertEquals(committed, arrivals, "each key's records on its partition in sequence order, none missing");
+            assertEquals(load.expectedSequences(), arrivals,
+                    "each key's records on its partition in sequence order, none missing");
         } finally {
             executor.shutdownNow();
         }
