@@ -23,18 +23,20 @@ public final class Deployments {
     /**
      * Returns a WAR named {@code name + ".war"} with the libraries every IT needs in
      * {@code WEB-INF/lib}: the PostgreSQL, MySQL and MariaDB JDBC drivers, kafka-clients, slf4j-api and
-     * slf4j-jdk14 (Kafka's log goes to the server's log), Awaitility and Hamcrest (in-container tests
-     * wait with them). Not Apache HttpClient 5: on WildFly it cannot load {@code jdk.net.Sockets}
-     * from a deployment and its I/O reactor dies (measured), so the suite runs the JDK client on
-     * every server. Add the test's own classes and
-     * {@link #addLibrariesOf the library under test}.
+     * slf4j-jdk14 (Kafka's log goes to the server's log), Apache HttpClient 5 (httpclient5,
+     * httpcore5, httpcore5-h2: what {@code outbox.http.client=auto} picks where it can run, so the
+     * suite runs it on Payara and Liberty, and the JDK client on WildFly, whose deployments do not
+     * see {@code jdk.net.Sockets}), Awaitility and Hamcrest (in-container tests wait with them). Add
+     * the test's own classes and {@link #addLibrariesOf the library under test}.
      */
     public static WebArchive war(String name) {
         WebArchive war = ShrinkWrap.create(WebArchive.class, name + ".war");
         // By name: referencing the slf4j classes in code makes javac warn about their OSGi annotations.
         return addLibrariesOf(war, "org.postgresql.Driver", "com.mysql.cj.jdbc.Driver", "org.mariadb.jdbc.Driver",
                 "org.apache.kafka.clients.producer.KafkaProducer", "org.slf4j.LoggerFactory",
-                "org.slf4j.jul.JULServiceProvider", "org.awaitility.Awaitility", "org.hamcrest.Matcher");
+                "org.slf4j.jul.JULServiceProvider", "org.apache.hc.client5.http.impl.async.HttpAsyncClients",
+                "org.apache.hc.core5.http.HttpHost", "org.apache.hc.core5.http2.HttpVersionPolicy",
+                "org.awaitility.Awaitility", "org.hamcrest.Matcher");
     }
 
     /**

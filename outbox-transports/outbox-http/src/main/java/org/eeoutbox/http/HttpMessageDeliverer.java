@@ -164,9 +164,9 @@ public final class HttpMessageDeliverer implements MessageDeliverer, AutoCloseab
         Objects.requireNonNull(client, "client");
         Objects.requireNonNull(executor, "executor");
         Objects.requireNonNull(threads, "threads");
-        if (!client.isAvailable()) {
-            throw new IllegalArgumentException(HttpMessages.clientMissing(client));
-        }
+        client.unavailability().ifPresent(reason -> {
+            throw new IllegalArgumentException(reason);
+        });
         HttpDelivery.json();
         this.sender = client.sender(executor, threads, settings, sslContext);
         this.permits = new Semaphore(settings.maxInFlight(), true);

@@ -194,11 +194,6 @@ final class HttpMessages {
     }
 
     /** Why {@code client} cannot be used: its artifact is missing, and what to do instead. */
-    static String clientMissing(HttpClientKind client) {
-        return "org.apache.httpcomponents.client5:httpclient5 (the " + client.propertyValue() + " HTTP client) is not "
-                + "on the application's class path: add it, or use the jdk client";
-    }
-
     static String requestRejected(String serviceName, Throwable error) {
         return "request to HTTP service " + service(serviceName) + " could not be built: " + describe(error);
     }

@@ -102,11 +102,17 @@ public final class HttpTransportProvider implements TransportProvider {
     private static HttpClientKind client(Configuration configuration) {
         String value = configuration.get(CLIENT);
         if (value.equalsIgnoreCase("auto")) {
-            return HttpClientKind.preferred();
+            HttpClientKind preferred = HttpClientKind.preferred();
+            if (preferred == HttpClientKind.JDK && HttpClientKind.apacheOnClassPath()) {
+                LOG.log(Level.WARNING, "{0}=auto uses the jdk client: {1}", CLIENT.name(),
+                        HttpClientKind.APACHE.unavailability().orElseThrow());
+            }
+            return preferred;
         }
         HttpClientKind client = value.equalsIgnoreCase("apache") ? HttpClientKind.APACHE : HttpClientKind.JDK;
-        if (!client.isAvailable()) {
-            configuration.problem(CLIENT.name() + "=" + value + " is invalid: " + HttpMessages.clientMissing(client));
+        Optional<String> unavailability = client.unavailability();
+        if (unavailability.isPresent()) {
+            configuration.problem(CLIENT.name() + "=" + value + " is invalid: " + unavailability.get());
             return HttpClientKind.JDK;
         }
         return client;
