@@ -170,6 +170,12 @@ final class Runner {
         return result;
     }
 
+    /** Prints a line of figures that belongs to a comparison but is not a ratio, aligned with it. */
+    void note(String family, String config, String text) {
+        out.printf(Locale.ROOT, "%-7s %-36s %s%n", family, config, text);
+        out.flush();
+    }
+
     /** Returns every comparison made so far, in order. */
     List<Comparison> results() {
         return List.copyOf(results);
