@@ -365,7 +365,8 @@ public final class OutboxProcessor {
                 + "(its lease expired: the instance stopped or stalled while delivering it)";
         OutboxEntry failed = new OutboxEntry(entry.id(), entry.messageType(), entry.payload(), entry.deliveryType(),
                 entry.deliveryMetadata(), entry.deduplicationKey(), entry.orderingKey(), entry.orderingSeq(),
-                OutboxStatus.FAILED, entry.attempts(), entry.nextAttemptAt(), entry.createdAt(), now, reason, null, now);
+                OutboxStatus.FAILED, entry.attempts(), entry.nextAttemptAt(), entry.createdAt(), now, reason, null, now,
+                entry.traceContext());
         return new BatchReport.Outcome(failed, DeliveryResult.permanent(reason));
     }
 

@@ -806,7 +806,7 @@ class HttpMessageDelivererTest {
 
     private static OutboxEntry rawEntry(String deliveryType, String metadata) {
         return new OutboxEntry(UUID.randomUUID(), "order.created", PAYLOAD, deliveryType, metadata, null, null, null,
-                OutboxStatus.PENDING, 0, NOW, NOW, NOW, null, null, null);
+                OutboxStatus.PENDING, 0, NOW, NOW, NOW, null, null, null, null);
     }
 
     private static String with(String json, String field, JsonValue value) {
