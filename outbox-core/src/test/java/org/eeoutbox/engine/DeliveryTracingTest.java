@@ -14,7 +14,6 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import org.eeoutbox.DeliveryInfo;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxMessage;
@@ -30,7 +29,7 @@ class DeliveryTracingTest {
     private static final Instant NOW = Instant.parse("2026-12-02T12:00:00Z");
     private static final TraceContext PUBLISHED =
             new TraceContext("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "rojo=1");
-    private static final TraceContext DELIVERY =
+    private static final TraceContext DELIVERY_SPAN =
             new TraceContext("00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01", "rojo=1");
     private static final TransactionRunner DIRECT = new TransactionRunner() {
         @Override
@@ -44,8 +43,10 @@ class DeliveryTracingTest {
 
     @Test
     void publishStoresTheCurrentContextAndNoneWithoutATracer() {
-        UUID traced = new StoreOutboxPublisher(store, 1024, Clock.systemUTC(), tracing).publish(message(), delivery());
-        UUID untraced = new StoreOutboxPublisher(store, 1024, Clock.systemUTC()).publish(message(), delivery());
+        UUID traced = new StoreOutboxPublisher(store, 1024, Clock.systemUTC(), tracing)
+                .publish(message(), StoreOutboxPublisherTest.DELIVERY);
+        UUID untraced = new StoreOutboxPublisher(store, 1024, Clock.systemUTC())
+                .publish(message(), StoreOutboxPublisherTest.DELIVERY);
 
         assertEquals(PUBLISHED, store.rows.get(traced).traceContext());
         assertNull(store.rows.get(untraced).traceContext());
@@ -63,7 +64,7 @@ class DeliveryTracingTest {
 
         processor.drain();
 
-        assertEquals(List.of(DELIVERY, DELIVERY), sent);
+        assertEquals(List.of(DELIVERY_SPAN, DELIVERY_SPAN), sent);
         assertEquals(PUBLISHED, tracing.started.get(delivered), "the span starts from the stored context");
         assertNull(tracing.started.get(failed));
         assertEquals(DeliveryResult.delivered(), tracing.ended.get(delivered));
@@ -94,28 +95,14 @@ class DeliveryTracingTest {
     }
 
     private static OutboxEntry entry() {
-        return OutboxEntry.create(UUID.randomUUID(), message(), delivery(), NOW);
+        return OutboxEntry.create(UUID.randomUUID(), message(), StoreOutboxPublisherTest.DELIVERY, NOW);
     }
 
     private static OutboxMessage message() {
         return new OutboxMessage("t", "{}");
     }
 
-    private static DeliveryInfo delivery() {
-        return new DeliveryInfo() {
-            @Override
-            public String deliveryType() {
-                return "http";
-            }
-
-            @Override
-            public String metadataJson() {
-                return "{}";
-            }
-        };
-    }
-
-    /** Hands out {@link #PUBLISHED} as the current context and {@link #DELIVERY} as every span's. */
+    /** Hands out {@link #PUBLISHED} as the current context and {@link #DELIVERY_SPAN} as every span's. */
     private static final class RecordingTracing implements DeliveryTracing {
         final Map<UUID, TraceContext> started = new ConcurrentHashMap<>();
         final Map<UUID, DeliveryResult> ended = new ConcurrentHashMap<>();
@@ -133,7 +120,7 @@ class DeliveryTracingTest {
             return new DeliverySpan() {
                 @Override
                 public TraceContext context() {
-                    return DELIVERY;
+                    return DELIVERY_SPAN;
                 }
 
                 @Override

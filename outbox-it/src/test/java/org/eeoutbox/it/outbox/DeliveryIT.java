@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -69,6 +70,7 @@ class DeliveryIT {
         assertEquals(Set.of(1L), Set.copyOf(perId.values()), "each message was delivered once");
         assertTrue(received.stream().allMatch(request -> request.status() == 200));
         assertEquals("application/json", received.get(0).header("content-type"));
+        assertNull(received.get(0).header("traceparent"), "without a tracer no trace context is sent");
     }
 
     @Test
