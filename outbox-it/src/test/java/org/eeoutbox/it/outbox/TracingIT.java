@@ -35,7 +35,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class TracingIT {
 
     private static final Duration PATIENCE = Duration.ofSeconds(60);
-    private static final String TRACED = "Outbox deliveries are traced with OpenTelemetry";
+    /** What the outbox logs at startup when it traces deliveries. */
+    static final String TRACED = "Outbox deliveries are traced with OpenTelemetry";
 
     @Deployment
     static WebArchive deployment() {
