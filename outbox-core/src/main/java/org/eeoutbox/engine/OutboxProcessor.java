@@ -494,7 +494,8 @@ public final class OutboxProcessor {
         List<OutboxEntry> batch = new ArrayList<>(positions.size());
         positions.forEach(position -> batch.add(claimed.get(position)));
         // The deliverer gets the entries with their delivery spans' context; the outcomes apply to the claimed ones.
-        List<DeliveryResult> typeResults = TracedDelivery.deliver(tracing, batch, traced -> deliverBatch(deliverer, traced));
+        List<DeliveryResult> typeResults = TracedDelivery.deliver(tracing, batch,
+                traced -> deliverBatch(deliverer, traced));
         for (int i = 0; i < positions.size(); i++) {
             results[positions.get(i)] = typeResults.get(i);
         }

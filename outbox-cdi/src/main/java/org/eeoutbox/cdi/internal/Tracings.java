@@ -15,7 +15,7 @@ import org.eeoutbox.spi.DeliveryTracing;
 final class Tracings {
 
     private static final Logger LOG = System.getLogger(Tracings.class.getName());
-    static final String API = "io.opentelemetry.api.OpenTelemetry";
+    private static final String API = "io.opentelemetry.api.OpenTelemetry";
 
     private Tracings() {
     }
@@ -32,7 +32,8 @@ final class Tracings {
         try {
             Instance<?> bean = beans.createInstance().select(api);
             if (!bean.isResolvable()) {
-                LOG.log(Level.INFO, "No OpenTelemetry bean (MicroProfile Telemetry): the outbox stores no trace context");
+                LOG.log(Level.INFO, "No OpenTelemetry bean (MicroProfile Telemetry): "
+                        + "the outbox stores no trace context");
                 return DeliveryTracing.NONE;
             }
             return OpenTelemetryTracing.recording(bean.get());
