@@ -11,19 +11,11 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Scope;
-import io.opentelemetry.context.propagation.ContextPropagators;
-import io.opentelemetry.sdk.common.CompletableResultCode;
-import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
-import io.opentelemetry.sdk.trace.export.SpanExporter;
 import java.time.Instant;
-import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.eeoutbox.DeliveryInfo;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.OutboxEntry;
@@ -37,40 +29,13 @@ import org.junit.jupiter.api.Test;
 /** The OpenTelemetry tracing against the real SDK, its finished spans collected by an exporter. */
 class OpenTelemetryTracingTest {
 
-    private final List<SpanData> finished = new CopyOnWriteArrayList<>();
-    private final SdkTracerProvider provider = SdkTracerProvider.builder()
-            .addSpanProcessor(SimpleSpanProcessor.create(new SpanExporter() {
-                @Override
-                public CompletableResultCode export(Collection<SpanData> spans) {
-                    finished.addAll(spans);
-                    return CompletableResultCode.ofSuccess();
-                }
-
-                @Override
-                public CompletableResultCode flush() {
-                    return CompletableResultCode.ofSuccess();
-                }
-
-                @Override
-                public CompletableResultCode shutdown() {
-                    return CompletableResultCode.ofSuccess();
-                }
-            })).build();
-    private final OpenTelemetry sdk = new OpenTelemetry() {
-        @Override
-        public io.opentelemetry.api.trace.TracerProvider getTracerProvider() {
-            return provider;
-        }
-
-        @Override
-        public ContextPropagators getPropagators() {
-            return ContextPropagators.create(W3CTraceContextPropagator.getInstance());
-        }
-    };
+    private final SdkTracing tracing = new SdkTracing();
+    private final List<SpanData> finished = tracing.finished;
+    private final OpenTelemetry sdk = tracing.openTelemetry;
 
     @AfterEach
     void shutDown() {
-        provider.shutdown();
+        tracing.close();
     }
 
     @Test
@@ -136,17 +101,21 @@ class OpenTelemetryTracingTest {
         assertSame(DeliveryTracing.NONE, OpenTelemetryTracing.recording(OpenTelemetry.noop()));
     }
 
-    private static OutboxEntry entry() {
-        return OutboxEntry.create(UUID.randomUUID(), new OutboxMessage("order.created", "{}"), new DeliveryInfo() {
-            @Override
-            public String deliveryType() {
-                return "test";
-            }
+    /** Deliveries of type {@code test}, which the spans are named after. */
+    static final DeliveryInfo TEST_DELIVERY = new DeliveryInfo() {
+        @Override
+        public String deliveryType() {
+            return "test";
+        }
 
-            @Override
-            public String metadataJson() {
-                return "{}";
-            }
-        }, Instant.now());
+        @Override
+        public String metadataJson() {
+            return "{}";
+        }
+    };
+
+    private static OutboxEntry entry() {
+        return OutboxEntry.create(UUID.randomUUID(), new OutboxMessage("order.created", "{}"), TEST_DELIVERY,
+                Instant.now());
     }
 }
