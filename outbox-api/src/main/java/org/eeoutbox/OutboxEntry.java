@@ -38,6 +38,12 @@ import java.util.UUID;
  *                         {@code null} before the first; {@link #toDelivered}, {@link #toRetry}
  *                         and {@link #toFailed} set it to their {@code now}, {@link #toPostponed}
  *                         (no attempt was made) keeps it
+ * @param traceContext     the W3C trace context the entry carries, or {@code null}: as stored and
+ *                         claimed, that of the transaction that published it (none when that
+ *                         transaction had no tracer or no valid span); in an entry handed to a
+ *                         {@link MessageDeliverer} while the outbox traces deliveries, that of the
+ *                         attempt's delivery span instead, which the deliverer sends
+ *                         ({@code traceparent}, {@code tracestate}) when its medium has headers
  */
 public record OutboxEntry(
         UUID id,
@@ -55,7 +61,8 @@ public record OutboxEntry(
         Instant updatedAt,
         String lastError,
         Instant deliveredAt,
-        Instant lastAttemptAt) {
+        Instant lastAttemptAt,
+        TraceContext traceContext) {
 
     /** The longest {@code lastError} kept, in characters; longer reasons are cut. */
     public static final int MAX_ERROR_LENGTH = 4000;
@@ -100,7 +107,7 @@ public record OutboxEntry(
         }
         return new OutboxEntry(id, message.messageType(), message.payload(), deliveryType, metadata,
                 message.deduplicationKey(), message.orderingKey(), null, OutboxStatus.PENDING, 0, now, now, now,
-                null, null, null);
+                null, null, null, null);
     }
 
     /**
@@ -115,7 +122,22 @@ public record OutboxEntry(
         }
         return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
                 orderingKey, seq, status, attempts, nextAttemptAt, createdAt, updatedAt, lastError, deliveredAt,
-                lastAttemptAt);
+                lastAttemptAt, traceContext);
+    }
+
+    /**
+     * This entry carrying {@code context} instead of its own trace context: the publisher's
+     * context at publish, a delivery span's on its way to a deliverer.
+     *
+     * @param context the context, or {@code null} for none
+     */
+    public OutboxEntry withTraceContext(TraceContext context) {
+        if (Objects.equals(context, traceContext)) {
+            return this;
+        }
+        return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
+                orderingKey, orderingSeq, status, attempts, nextAttemptAt, createdAt, updatedAt, lastError, deliveredAt,
+                lastAttemptAt, context);
     }
 
     /**
@@ -125,21 +147,21 @@ public record OutboxEntry(
     public OutboxEntry toDelivered(Instant now) {
         return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
                 orderingKey, orderingSeq, OutboxStatus.DELIVERED, attempts + 1, nextAttemptAt, createdAt, now, null,
-                now, now);
+                now, now, traceContext);
     }
 
     /** The entry after a retriable failure: still {@code PENDING}, one more attempt, due later. */
     public OutboxEntry toRetry(Instant now, Instant nextAttempt, String error) {
         return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
                 orderingKey, orderingSeq, OutboxStatus.PENDING, attempts + 1, nextAttempt, createdAt, now, error,
-                null, now);
+                null, now, traceContext);
     }
 
     /** The entry after a permanent failure or its last allowed attempt: {@code FAILED}. */
     public OutboxEntry toFailed(Instant now, String error) {
         return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
                 orderingKey, orderingSeq, OutboxStatus.FAILED, attempts + 1, nextAttemptAt, createdAt, now, error,
-                null, now);
+                null, now, traceContext);
     }
 
     /**
@@ -149,7 +171,7 @@ public record OutboxEntry(
     public OutboxEntry toPostponed(Instant now, Instant nextAttempt, String error) {
         return new OutboxEntry(id, messageType, payload, deliveryType, deliveryMetadata, deduplicationKey,
                 orderingKey, orderingSeq, OutboxStatus.PENDING, attempts, nextAttempt, createdAt, now, error, null,
-                lastAttemptAt);
+                lastAttemptAt, traceContext);
     }
 
     /**

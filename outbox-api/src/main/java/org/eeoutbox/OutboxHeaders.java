@@ -42,6 +42,16 @@ public final class OutboxHeaders {
      */
     public static final String ORDERING_SEQ = "x-outbox-ordering-seq";
 
+    /**
+     * The W3C Trace Context header naming the span the message is sent from: the delivery span,
+     * sent when the entry carries a {@linkplain OutboxEntry#traceContext() trace context}, and
+     * then replacing a {@code traceparent} (and {@code tracestate}) the delivery's own headers carry.
+     */
+    public static final String TRACEPARENT = "traceparent";
+
+    /** The W3C Trace Context header sent with {@link #TRACEPARENT} when the context has a tracestate. */
+    public static final String TRACESTATE = "tracestate";
+
     private OutboxHeaders() {
     }
 

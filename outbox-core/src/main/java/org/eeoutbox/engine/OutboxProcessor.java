@@ -26,6 +26,7 @@ import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxStatus;
 import org.eeoutbox.RetryPolicy;
 import org.eeoutbox.engine.internal.OutageLog;
+import org.eeoutbox.spi.DeliveryTracing;
 import org.eeoutbox.spi.HeadFailurePolicy;
 import org.eeoutbox.spi.LeasedEntry;
 import org.eeoutbox.spi.OutboxStore;
@@ -71,6 +72,7 @@ public final class OutboxProcessor {
     private final Map<String, MessageDeliverer> deliverers;
     private final ProcessorSettings settings;
     private final LeaseSettings leases;
+    private final DeliveryTracing tracing;
     private final Set<String> lockTypes;
     private final OutboxListener listener;
     private final Executor executor;
@@ -104,7 +106,20 @@ public final class OutboxProcessor {
     public OutboxProcessor(OutboxStore store, TransactionRunner transactions, List<MessageDeliverer> deliverers,
                            ProcessorSettings settings, OutboxListener listener, Executor executor, Clock clock,
                            LeaseSettings leases) {
-        this(store, transactions, deliverers, settings, listener, executor, clock, leases,
+        this(store, transactions, deliverers, settings, listener, executor, clock, leases, DeliveryTracing.NONE);
+    }
+
+    /**
+     * Creates a processor that claims the delivery types of {@code leases} in lease mode and opens a
+     * span for each delivery attempt through {@code tracing} ({@link DeliveryTracing#NONE}: none).
+     * A deliverer then gets each entry carrying its delivery span's context.
+     *
+     * @throws IllegalArgumentException as the other constructors do
+     */
+    public OutboxProcessor(OutboxStore store, TransactionRunner transactions, List<MessageDeliverer> deliverers,
+                           ProcessorSettings settings, OutboxListener listener, Executor executor, Clock clock,
+                           LeaseSettings leases, DeliveryTracing tracing) {
+        this(store, transactions, deliverers, settings, listener, executor, clock, leases, tracing,
                 () -> ThreadLocalRandom.current().nextDouble());
     }
 
@@ -112,13 +127,15 @@ public final class OutboxProcessor {
     OutboxProcessor(OutboxStore store, TransactionRunner transactions, List<MessageDeliverer> deliverers,
                     ProcessorSettings settings, OutboxListener listener, Executor executor, Clock clock,
                     DoubleSupplier random) {
-        this(store, transactions, deliverers, settings, listener, executor, clock, LeaseSettings.NONE, random);
+        this(store, transactions, deliverers, settings, listener, executor, clock, LeaseSettings.NONE,
+                DeliveryTracing.NONE, random);
     }
 
     /** As the public constructor, with the source of the backoff jitter given, for tests. */
     OutboxProcessor(OutboxStore store, TransactionRunner transactions, List<MessageDeliverer> deliverers,
                     ProcessorSettings settings, OutboxListener listener, Executor executor, Clock clock,
-                    LeaseSettings leases, DoubleSupplier random) {
+                    LeaseSettings leases, DeliveryTracing tracing, DoubleSupplier random) {
+        this.tracing = Objects.requireNonNull(tracing, "tracing");
         this.store = Objects.requireNonNull(store, "store");
         this.transactions = Objects.requireNonNull(transactions, "transactions");
         this.deliverers = byType(deliverers);
@@ -365,7 +382,8 @@ public final class OutboxProcessor {
                 + "(its lease expired: the instance stopped or stalled while delivering it)";
         OutboxEntry failed = new OutboxEntry(entry.id(), entry.messageType(), entry.payload(), entry.deliveryType(),
                 entry.deliveryMetadata(), entry.deduplicationKey(), entry.orderingKey(), entry.orderingSeq(),
-                OutboxStatus.FAILED, entry.attempts(), entry.nextAttemptAt(), entry.createdAt(), now, reason, null, now);
+                OutboxStatus.FAILED, entry.attempts(), entry.nextAttemptAt(), entry.createdAt(), now, reason, null, now,
+                entry.traceContext());
         return new BatchReport.Outcome(failed, DeliveryResult.permanent(reason));
     }
 
@@ -471,11 +489,13 @@ public final class OutboxProcessor {
     }
 
     /** Delivers the entries at {@code positions} of {@code claimed}; puts the results at the same positions. */
-    private static void deliverGroup(MessageDeliverer deliverer, List<Integer> positions, List<OutboxEntry> claimed,
-                                     DeliveryResult[] results) {
+    private void deliverGroup(MessageDeliverer deliverer, List<Integer> positions, List<OutboxEntry> claimed,
+                              DeliveryResult[] results) {
         List<OutboxEntry> batch = new ArrayList<>(positions.size());
         positions.forEach(position -> batch.add(claimed.get(position)));
-        List<DeliveryResult> typeResults = deliverBatch(deliverer, batch);
+        // The deliverer gets the entries with their delivery spans' context; the outcomes apply to the claimed ones.
+        List<DeliveryResult> typeResults = TracedDelivery.deliver(tracing, batch,
+                traced -> deliverBatch(deliverer, traced));
         for (int i = 0; i < positions.size(); i++) {
             results[positions.get(i)] = typeResults.get(i);
         }

@@ -8,12 +8,14 @@ import org.eeoutbox.DeliveryInfo;
 import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxMessage;
 import org.eeoutbox.OutboxPublisher;
+import org.eeoutbox.spi.DeliveryTracing;
 import org.eeoutbox.spi.OutboxStore;
 
 /**
  * An {@link OutboxPublisher} that checks its arguments, then inserts through an
  * {@link OutboxStore} in the caller's transaction. The store is what refuses to write outside a
- * transaction ({@link IllegalStateException}).
+ * transaction ({@link IllegalStateException}). With a {@link DeliveryTracing}, each entry stores the
+ * trace context current on the publishing thread (none without a valid span).
  *
  * <p>Thread-safe.
  */
@@ -26,6 +28,7 @@ public final class StoreOutboxPublisher implements OutboxPublisher {
     private final long maxPayloadBytes;
     private final Clock clock;
     private final Supplier<UUID> ids;
+    private final DeliveryTracing tracing;
 
     /**
      * Creates a publisher issuing time-ordered {@link UuidV7} ids.
@@ -33,11 +36,22 @@ public final class StoreOutboxPublisher implements OutboxPublisher {
      * @param maxPayloadBytes the largest payload accepted, in UTF-8 bytes, {@code > 0}
      */
     public StoreOutboxPublisher(OutboxStore store, long maxPayloadBytes, Clock clock) {
-        this(store, maxPayloadBytes, clock, UuidV7::next);
+        this(store, maxPayloadBytes, clock, DeliveryTracing.NONE);
+    }
+
+    /**
+     * Creates a publisher issuing time-ordered {@link UuidV7} ids that stores the current trace
+     * context read from {@code tracing}.
+     *
+     * @param maxPayloadBytes the largest payload accepted, in UTF-8 bytes, {@code > 0}
+     */
+    public StoreOutboxPublisher(OutboxStore store, long maxPayloadBytes, Clock clock, DeliveryTracing tracing) {
+        this(store, maxPayloadBytes, clock, UuidV7::next, tracing);
     }
 
     /** As above, with the id source given. */
-    StoreOutboxPublisher(OutboxStore store, long maxPayloadBytes, Clock clock, Supplier<UUID> ids) {
+    StoreOutboxPublisher(OutboxStore store, long maxPayloadBytes, Clock clock, Supplier<UUID> ids,
+                         DeliveryTracing tracing) {
         if (maxPayloadBytes < 1) {
             throw new IllegalArgumentException("maxPayloadBytes must be > 0, got: " + maxPayloadBytes);
         }
@@ -45,6 +59,7 @@ public final class StoreOutboxPublisher implements OutboxPublisher {
         this.maxPayloadBytes = maxPayloadBytes;
         this.clock = Objects.requireNonNull(clock, "clock");
         this.ids = Objects.requireNonNull(ids, "ids");
+        this.tracing = Objects.requireNonNull(tracing, "tracing");
     }
 
     @Override
@@ -60,6 +75,7 @@ public final class StoreOutboxPublisher implements OutboxPublisher {
             throw new IllegalArgumentException("payload must be at most " + maxPayloadBytes
                     + " bytes of UTF-8, got: " + size + " bytes (message type " + message.messageType() + ")");
         }
-        return store.insert(OutboxEntry.create(ids.get(), message, deliveryInfo, clock.instant()));
+        return store.insert(OutboxEntry.create(ids.get(), message, deliveryInfo, clock.instant())
+                .withTraceContext(tracing.current()));
     }
 }

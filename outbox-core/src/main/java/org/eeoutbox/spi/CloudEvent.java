@@ -8,6 +8,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import org.eeoutbox.OutboxEntry;
+import org.eeoutbox.OutboxHeaders;
+import org.eeoutbox.TraceContext;
 import org.eeoutbox.config.Property;
 
 /**
@@ -15,7 +17,10 @@ import org.eeoutbox.config.Property;
  * 1.0</a> event, for transports that offer the format: {@code id} is the entry's id (stable across
  * retries, like {@code x-outbox-id}), {@code type} its message type, {@code source} the configured
  * {@link #SOURCE}, {@code time} its publish time, {@code subject} its ordering key (absent without
- * one), {@code datacontenttype} the payload's content type and the data its payload.
+ * one), {@code datacontenttype} the payload's content type and the data its payload; with a trace
+ * context, the <a href="https://github.com/cloudevents/spec/blob/main/cloudevents/extensions/distributed-tracing.md">distributed
+ * tracing extension</a>'s {@code traceparent} and {@code tracestate}, the same values as the
+ * protocol's trace headers (one hop, from the outbox to the receiver).
  *
  * <p>Two modes, as the protocol bindings define them: {@linkplain Mode#BINARY binary} (the
  * attributes in headers, {@link #attributes()}; the payload unchanged as the body or record value)
@@ -30,9 +35,11 @@ import org.eeoutbox.config.Property;
  *                        {@code null} (the attribute is then left out)
  * @param dataContentType the payload's media type, for example {@code application/json}
  * @param data            the payload
+ * @param trace           the {@linkplain OutboxEntry#traceContext() entry's trace context}, or
+ *                        {@code null} (the extension is then left out)
  */
 public record CloudEvent(String id, URI source, String type, Instant time, String subject, String dataContentType,
-                         String data) {
+                         String data, TraceContext trace) {
 
     /** The CloudEvents version these events follow, {@value}. */
     public static final String SPEC_VERSION = "1.0";
@@ -90,7 +97,7 @@ public record CloudEvent(String id, URI source, String type, Instant time, Strin
     /** Returns the event of {@code entry}, whose payload has the media type {@code dataContentType}. */
     public static CloudEvent of(OutboxEntry entry, URI source, String dataContentType) {
         return new CloudEvent(entry.id().toString(), source, entry.messageType(), entry.createdAt(),
-                entry.orderingKey(), dataContentType, entry.payload());
+                entry.orderingKey(), dataContentType, entry.payload(), entry.traceContext());
     }
 
     /**
@@ -113,7 +120,8 @@ public record CloudEvent(String id, URI source, String type, Instant time, Strin
 
     /**
      * Returns the context attributes for binary mode, names without their binding's prefix, in
-     * the order {@code specversion, id, source, type, time}, then {@code subject} if there is one.
+     * the order {@code specversion, id, source, type, time}, then {@code subject} if there is one,
+     * then {@code traceparent} and {@code tracestate} if there are.
      * The content type is not among them:
      * bindings carry it in their own content-type header.
      */
@@ -126,6 +134,12 @@ public record CloudEvent(String id, URI source, String type, Instant time, Strin
         attributes.put("time", time.toString());
         if (subject != null) {
             attributes.put("subject", subject);
+        }
+        if (trace != null) {
+            attributes.put(OutboxHeaders.TRACEPARENT, trace.traceparent());
+            if (trace.tracestate() != null) {
+                attributes.put(OutboxHeaders.TRACESTATE, trace.tracestate());
+            }
         }
         return attributes;
     }

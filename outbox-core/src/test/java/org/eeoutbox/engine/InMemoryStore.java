@@ -94,7 +94,7 @@ final class InMemoryStore implements OutboxStore {
     private static OutboxEntry withAttempts(OutboxEntry e, int attempts) {
         return new OutboxEntry(e.id(), e.messageType(), e.payload(), e.deliveryType(), e.deliveryMetadata(),
                 e.deduplicationKey(), e.orderingKey(), e.orderingSeq(), e.status(), attempts, e.nextAttemptAt(), e.createdAt(), e.updatedAt(),
-                e.lastError(), e.deliveredAt(), e.lastAttemptAt());
+                e.lastError(), e.deliveredAt(), e.lastAttemptAt(), e.traceContext());
     }
 
     @Override

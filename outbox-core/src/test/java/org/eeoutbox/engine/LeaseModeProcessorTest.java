@@ -30,6 +30,7 @@ import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxMessage;
 import org.eeoutbox.OutboxStatus;
 import org.eeoutbox.RetryPolicy;
+import org.eeoutbox.spi.DeliveryTracing;
 import org.eeoutbox.spi.OutboxStoreException;
 import org.eeoutbox.spi.TransactionRunner;
 import org.junit.jupiter.api.Test;
@@ -59,7 +60,7 @@ class LeaseModeProcessorTest {
         });
 
         new OutboxProcessor(store, transactions, List.of(httpDeliverer, kafkaDeliverer), ProcessorSettings.DEFAULT,
-                listener, Runnable::run, Clock.fixed(NOW, ZoneOffset.UTC), leases(Duration.ofMinutes(1)),
+                listener, Runnable::run, Clock.fixed(NOW, ZoneOffset.UTC), leases(Duration.ofMinutes(1)), DeliveryTracing.NONE,
                 () -> 0.0).drain();
 
         assertEquals(List.of("kafka in transaction: true", "http in transaction: false"), seen);
@@ -183,7 +184,7 @@ class LeaseModeProcessorTest {
         try {
             int processed = new OutboxProcessor(store, transactions, List.of(slowFirst),
                     ProcessorSettings.DEFAULT.withBatchSize(2), listener, executor, Clock.fixed(NOW, ZoneOffset.UTC),
-                    leases(Duration.ofMinutes(1)), () -> 0.0).drain();
+                    leases(Duration.ofMinutes(1)), DeliveryTracing.NONE, () -> 0.0).drain();
 
             assertEquals(4, processed);
         } finally {
@@ -223,7 +224,7 @@ class LeaseModeProcessorTest {
     private OutboxProcessor processor(MessageDeliverer deliverer, Duration lease) {
         return new OutboxProcessor(store, transactions, List.of(deliverer),
                 ProcessorSettings.DEFAULT.withRetryPolicy(TWO_RETRIES), listener, Runnable::run,
-                Clock.fixed(NOW, ZoneOffset.UTC), leases(lease), () -> 0.0);
+                Clock.fixed(NOW, ZoneOffset.UTC), leases(lease), DeliveryTracing.NONE, () -> 0.0);
     }
 
     private static LeaseSettings leases(Duration length) {

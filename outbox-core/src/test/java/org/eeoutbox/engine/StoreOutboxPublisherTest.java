@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 class StoreOutboxPublisherTest {
 
     private static final int LIMIT = 1024;
-    private static final DeliveryInfo DELIVERY = new DeliveryInfo() {
+    /** An {@code http} delivery with empty metadata. */
+    static final DeliveryInfo DELIVERY = new DeliveryInfo() {
         @Override
         public String deliveryType() {
             return "http";

@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.UUID;
 import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxStatus;
+import org.eeoutbox.TraceContext;
 import org.eeoutbox.spi.HeadFailurePolicy;
 import org.eeoutbox.spi.LeasedEntry;
 import org.eeoutbox.spi.OutboxStats;
@@ -132,6 +133,9 @@ public final class JdbcOutboxStore implements OutboxStore {
         dialect.setInstant(statement, first + 6, entry.nextAttemptAt());
         dialect.setInstant(statement, first + 7, entry.createdAt());
         dialect.setInstant(statement, first + 8, entry.updatedAt());
+        TraceContext trace = entry.traceContext();
+        statement.setString(first + 9, trace == null ? null : trace.traceparent());
+        statement.setString(first + 10, trace == null ? null : trace.tracestate());
     }
 
     /**
@@ -197,10 +201,10 @@ public final class JdbcOutboxStore implements OutboxStore {
             return List.of();
         }
         return run("lease due outbox entries", connection -> {
-            // Column 15, after the claim's 14, is the token before this claim; the stamp below raises it by one.
+            // Column 17, after the claim's 16, is the token before this claim; the stamp below raises it by one.
             List<LeasedEntry> leased = claimRows(connection, deliveryTypes, now, limit,
                     dialect.claimColumns() + ", lease_token", resultSet -> new LeasedEntry(
-                            readEntry(resultSet, OutboxStatus.PENDING, null), resultSet.getLong(15) + 1));
+                            readEntry(resultSet, OutboxStatus.PENDING, null), resultSet.getLong(17) + 1));
             if (!leased.isEmpty()) {
                 List<UUID> ids = leased.stream().map(lease -> lease.entry().id()).toList();
                 try (PreparedStatement statement = connection.prepareStatement(dialect.stampLeaseSql(ids.size()))) {
@@ -397,8 +401,8 @@ public final class JdbcOutboxStore implements OutboxStore {
                     if (!resultSet.next()) {
                         return Optional.empty();
                     }
-                    OutboxStatus status = OutboxStatus.valueOf(resultSet.getString(15));
-                    return Optional.of(readEntry(resultSet, status, SqlDialect.getInstant(resultSet, 16)));
+                    OutboxStatus status = OutboxStatus.valueOf(resultSet.getString(17));
+                    return Optional.of(readEntry(resultSet, status, SqlDialect.getInstant(resultSet, 18)));
                 }
             }
         });
@@ -435,7 +439,9 @@ public final class JdbcOutboxStore implements OutboxStore {
                 SqlDialect.getInstant(resultSet, 10),
                 resultSet.getString(11),
                 deliveredAt,
-                SqlDialect.getInstant(resultSet, 12));
+                SqlDialect.getInstant(resultSet, 12),
+                // Leniently: a context that is no longer valid (edited by hand) is dropped, never fails the claim.
+                TraceContext.parse(resultSet.getString(15), resultSet.getString(16)));
     }
 
     private static Long orderingSeq(ResultSet resultSet) throws SQLException {

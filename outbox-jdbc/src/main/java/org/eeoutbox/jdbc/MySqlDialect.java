@@ -69,8 +69,8 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
         // an error nor a write. (INSERT IGNORE would also silence truncation and other errors.)
         return """
                 INSERT INTO outbox (id, message_type, payload, delivery_type, delivery_metadata, deduplication_key,
-                                    status, attempts, next_attempt_at, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, 'PENDING', 0, ?, ?, ?)
+                                    status, attempts, next_attempt_at, created_at, updated_at, trace_parent, trace_state)
+                VALUES (?, ?, ?, ?, ?, ?, 'PENDING', 0, ?, ?, ?, ?, ?)
                 ON DUPLICATE KEY UPDATE id = id""";
     }
 
@@ -80,8 +80,8 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
         return """
                 INSERT INTO outbox (ordering_key, id, message_type, payload, delivery_type, delivery_metadata,
                                     deduplication_key, status, attempts, next_attempt_at, created_at, updated_at,
-                                    ordering_seq)
-                VALUES (?, ?, ?, ?, ?, ?, ?, 'PENDING', 0, ?, ?, ?, LAST_INSERT_ID())
+                                    trace_parent, trace_state, ordering_seq)
+                VALUES (?, ?, ?, ?, ?, ?, ?, 'PENDING', 0, ?, ?, ?, ?, ?, LAST_INSERT_ID())
                 ON DUPLICATE KEY UPDATE id = id""";
     }
 

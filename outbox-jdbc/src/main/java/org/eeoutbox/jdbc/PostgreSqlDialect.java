@@ -57,8 +57,8 @@ public final class PostgreSqlDialect extends SqlDialect {
         // A concurrent insert of the same key waits for the other transaction, then does nothing.
         return """
                 INSERT INTO outbox (id, message_type, payload, delivery_type, delivery_metadata, deduplication_key,
-                                    status, attempts, next_attempt_at, created_at, updated_at)
-                VALUES (?, ?, ?, ?, CAST(? AS json), ?, 'PENDING', 0, ?, ?, ?)
+                                    status, attempts, next_attempt_at, created_at, updated_at, trace_parent, trace_state)
+                VALUES (?, ?, ?, ?, CAST(? AS json), ?, 'PENDING', 0, ?, ?, ?, ?, ?)
                 ON CONFLICT (deduplication_key) DO NOTHING""";
     }
 
@@ -72,9 +72,9 @@ public final class PostgreSqlDialect extends SqlDialect {
                     ON CONFLICT (ordering_key) DO UPDATE SET last_seq = outbox_key_sequence.last_seq + 1
                     RETURNING ordering_key, last_seq)
                 INSERT INTO outbox (id, message_type, payload, delivery_type, delivery_metadata, deduplication_key,
-                                    status, attempts, next_attempt_at, created_at, updated_at,
+                                    status, attempts, next_attempt_at, created_at, updated_at, trace_parent, trace_state,
                                     ordering_key, ordering_seq)
-                SELECT ?, ?, ?, ?, CAST(? AS json), ?, 'PENDING', 0, ?, ?, ?, seq.ordering_key, seq.last_seq
+                SELECT ?, ?, ?, ?, CAST(? AS json), ?, 'PENDING', 0, ?, ?, ?, ?, ?, seq.ordering_key, seq.last_seq
                 FROM seq
                 ON CONFLICT (deduplication_key) DO NOTHING""";
     }

@@ -134,7 +134,8 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
     /**
      * The columns a claim reads, in the order {@link JdbcOutboxStore} maps them: id, message
      * type, payload, delivery type, metadata, deduplication key, attempts, next attempt, created,
-     * updated, last error, last attempt, ordering key, ordering sequence. Not the status and the
+     * updated, last error, last attempt, ordering key, ordering sequence, traceparent, tracestate.
+     * Not the status and the
      * delivery time, which the claim's {@code status = 'PENDING'} fixes (a pending entry was never
      * delivered).
      */
@@ -142,7 +143,7 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
         return "id, message_type, payload, delivery_type, delivery_metadata, deduplication_key, attempts, "
                 + epochMicros("next_attempt_at") + ", " + epochMicros("created_at") + ", "
                 + epochMicros("updated_at") + ", last_error, " + epochMicros("last_attempt_at")
-                + ", ordering_key, ordering_seq";
+                + ", ordering_key, ordering_seq, trace_parent, trace_state";
     }
 
     /** The columns of a whole entry: {@link #claimColumns()}, then status and delivery time. */
@@ -152,7 +153,7 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
 
     /**
      * The insert. Parameters: id, message type, payload, delivery type, metadata, deduplication
-     * key, next attempt, created, updated. A duplicate deduplication key writes nothing and never
+     * key, next attempt, created, updated, traceparent, tracestate. A duplicate deduplication key writes nothing and never
      * aborts the transaction.
      */
     abstract String insertSql();

@@ -209,7 +209,7 @@ abstract class AbstractLeaseStoreTest {
     @Test
     final void aVersionOneTableHoldingEntriesIsUpgradedAndThenLeased() throws SQLException {
         OutboxTables.recreateAtVersionOne(database, store.dialect());
-        UUID id = insert(now().minusSeconds(1));
+        UUID id = OutboxTables.insertAtVersionOne(database, store.dialect(), "http", "{}", now().minusSeconds(1));
         try (Connection connection = database.dataSource().getConnection()) {
             OutboxSchema.verify(connection, store.dialect(), true);
         }

@@ -39,6 +39,7 @@ import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxMessage;
 import org.eeoutbox.OutboxStatus;
 import org.eeoutbox.RetryPolicy;
+import org.eeoutbox.TraceContext;
 import org.eeoutbox.engine.BatchReport;
 import org.eeoutbox.engine.OutboxListener;
 import org.eeoutbox.engine.OutboxProcessor;
@@ -183,6 +184,39 @@ abstract class AbstractOutboxStoreTest {
         assertEquals(retried, claimed.updatedAt());
         assertEquals("HTTP 503", claimed.lastError());
         assertNull(claimed.deliveredAt());
+    }
+
+    @Test
+    final void theTraceContextRoundTripsThroughInsertClaimAndFindWithAndWithoutAnOrderingKey() {
+        Instant now = Instant.now();
+        TraceContext trace = new TraceContext("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+                "congo=t61rcWkgMzE,rojo=00f067aa0ba902b7");
+        UUID traced = tx(() -> store.insert(entry("http", now, null).withTraceContext(trace)));
+        OutboxMessage keyed = new OutboxMessage("test", "{}").withOrderingKey("order-1");
+        UUID tracedKeyed = tx(() -> store.insert(OutboxEntry.create(UUID.randomUUID(), keyed, new TestDelivery("http"),
+                now).withTraceContext(new TraceContext(trace.traceparent(), null))));
+        UUID untraced = insert("http", now);
+
+        List<OutboxEntry> claimed = tx(() -> store.claim(Set.of("http"), now, 10));
+
+        assertEquals(trace, find(traced).traceContext());
+        assertEquals(new TraceContext(trace.traceparent(), null), find(tracedKeyed).traceContext());
+        assertNull(find(untraced).traceContext());
+        for (OutboxEntry entry : claimed) {
+            assertEquals(find(entry.id()).traceContext(), entry.traceContext(), "the claim reads what find reads");
+        }
+    }
+
+    @Test
+    final void aTraceContextEditedIntoSomethingInvalidIsDroppedWithoutFailingTheClaim() {
+        Instant now = Instant.now();
+        UUID id = insert("http", now);
+        sql("UPDATE outbox SET trace_parent = 'not-a-traceparent', trace_state = 'a=1'");
+
+        List<OutboxEntry> claimed = tx(() -> store.claim(Set.of("http"), now, 10));
+
+        assertEquals(List.of(id), ids(claimed));
+        assertNull(claimed.get(0).traceContext());
     }
 
     @Test
@@ -674,7 +708,9 @@ abstract class AbstractOutboxStoreTest {
     @Test
     final void aVersionOneTableHoldingEntriesIsUpgradedAndItsEntriesAreThenDelivered() throws SQLException {
         OutboxTables.recreateAtVersionOne(database, store.dialect());
-        assertEquals(3, publishMany(3, "http").size());
+        for (int n = 0; n < 3; n++) {
+            OutboxTables.insertAtVersionOne(database, store.dialect(), "http", "{\"n\":" + n + "}", Instant.now());
+        }
         sql("UPDATE outbox SET status = 'FAILED', last_error = 'HTTP 404' WHERE payload = '{\"n\":0}'");
 
         try (Connection connection = database.dataSource().getConnection()) {

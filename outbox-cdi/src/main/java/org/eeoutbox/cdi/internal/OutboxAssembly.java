@@ -35,6 +35,7 @@ import org.eeoutbox.jdbc.SqlDialect;
 import org.eeoutbox.jta.AfterCommitWakeUp;
 import org.eeoutbox.jta.JtaConnectionProvider;
 import org.eeoutbox.jta.JtaOutboxPublisher;
+import org.eeoutbox.spi.DeliveryTracing;
 import org.eeoutbox.spi.TransactionRunner;
 
 /**
@@ -60,6 +61,7 @@ final class OutboxAssembly {
     private final OutboxListener listener;
     private final Supplier<String> caller;
     private final Consumer<AdminAction> audit;
+    private final DeliveryTracing tracing;
     private final Clock clock;
 
     /**
@@ -70,11 +72,12 @@ final class OutboxAssembly {
      * @param listener         told of each committed batch
      * @param caller           the name of the caller of an operation on the outbox, or {@code null}
      * @param audit            told of each operation committed through {@link OutboxAdmin}
+     * @param tracing          stores trace contexts at publish and traces deliveries, or {@link DeliveryTracing#NONE}
      */
     OutboxAssembly(OutboxSettings settings, Configuration configuration, Transports transports,
                    ContainerResources resources, RequiresNewTransactions requiresNew,
                    ApplicationBeanSource applicationBeans, OutboxListener listener, Supplier<String> caller,
-                   Consumer<AdminAction> audit, Clock clock) {
+                   Consumer<AdminAction> audit, DeliveryTracing tracing, Clock clock) {
         this.settings = settings;
         this.configuration = configuration;
         this.transports = transports;
@@ -84,6 +87,7 @@ final class OutboxAssembly {
         this.listener = listener;
         this.caller = caller;
         this.audit = audit;
+        this.tracing = tracing;
         this.clock = clock;
     }
 
@@ -115,7 +119,7 @@ final class OutboxAssembly {
             Optional<OutboxProcessor> processor = Optional.empty();
             if (settings.processorEnabled()) {
                 processor = Optional.of(new OutboxProcessor(store, transactions, deliverers, settings.processor(),
-                        listener, executor, clock, leaseSettings(deliverers)));
+                        listener, executor, clock, leaseSettings(deliverers), tracing));
             }
             Optional<OutboxPurger> purger = settings.purgerEnabled()
                     ? Optional.of(new OutboxPurger(store, transactions, settings.purger(), clock)) : Optional.empty();
@@ -124,7 +128,7 @@ final class OutboxAssembly {
             AfterCommitWakeUp wakeUp = new AfterCommitWakeUp(registry,
                     () -> woken.ifPresent(p -> tasks.now("wake-up", p::drain)));
             JtaOutboxPublisher publisher = new JtaOutboxPublisher(
-                    new StoreOutboxPublisher(store, settings.maxPayloadBytes(), clock), wakeUp,
+                    new StoreOutboxPublisher(store, settings.maxPayloadBytes(), clock, tracing), wakeUp,
                     deliverers.stream().map(MessageDeliverer::deliveryType).collect(Collectors.toSet()));
             OutboxAdmin admin = new StoreOutboxAdmin(
                     new JdbcOutboxAdminStore(connections, dialect, settings.headFailurePolicy()), store,

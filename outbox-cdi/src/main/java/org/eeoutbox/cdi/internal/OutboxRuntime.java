@@ -156,7 +156,7 @@ public class OutboxRuntime {
                         public <T> List<T> beans(Class<T> as, Predicate<Type> type) {
                             return deployment.applicationBeans().references(beanManager, as, type);
                         }
-                    }, listener, this::callerName, adminEvents::fire, Clock.systemUTC()).build();
+                    }, listener, this::callerName, adminEvents::fire, Tracings.of(beanManager), Clock.systemUTC()).build();
             built.start();
             components = built;
             started.fire(built.settings());

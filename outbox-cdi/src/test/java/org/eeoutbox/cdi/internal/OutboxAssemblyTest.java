@@ -29,6 +29,7 @@ import org.eeoutbox.config.Configuration;
 import org.eeoutbox.config.OutboxConfigurationException;
 import org.eeoutbox.engine.BatchReport;
 import org.eeoutbox.engine.OutboxListener;
+import org.eeoutbox.spi.DeliveryTracing;
 import org.eeoutbox.testkit.TestDatabases;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -73,7 +74,7 @@ class OutboxAssemblyTest {
                     @Override
                     public void onBatchCommitted(BatchReport report) {
                     }
-                }, () -> "tester", action -> { }, Clock.systemUTC()).build();
+                }, () -> "tester", action -> { }, DeliveryTracing.NONE, Clock.systemUTC()).build();
         return components;
     }
 

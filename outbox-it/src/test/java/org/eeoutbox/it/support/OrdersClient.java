@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Drives the test application's orders resource from a {@code @RunAsClient} test (test JVM only):
@@ -31,10 +32,18 @@ public final class OrdersClient {
      * @return the ids {@code publish} returned, in order
      */
     public List<String> place(String prefix, int count, String transport, String path) throws Exception {
+        return place(prefix, count, transport, path, Map.of());
+    }
+
+    /** As {@link #place(String, int, String, String)}, the request carrying {@code headers} (a {@code traceparent}). */
+    public List<String> place(String prefix, int count, String transport, String path, Map<String, String> headers)
+            throws Exception {
         String query = "prefix=" + prefix + "&count=" + count + "&transport=" + transport
                 + (path == null ? "" : "&path=" + path);
-        HttpRequest request = HttpRequest.newBuilder(URI.create(base + "api/orders?" + query))
-                .POST(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofMinutes(3)).build();
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + "api/orders?" + query))
+                .POST(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofMinutes(3));
+        headers.forEach(builder::header);
+        HttpRequest request = builder.build();
         HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode(), response.body());
         return Arrays.asList(response.body().split("\n"));

@@ -62,6 +62,11 @@ public final class ServerLog {
                 .until(() -> after(mark), containsString(text));
     }
 
+    /** Returns whether the log written after {@code mark} contains {@code text} now, without waiting. */
+    public boolean containsAfter(long mark, String text) {
+        return after(mark).contains(text);
+    }
+
     private String after(long mark) {
         if (!Files.exists(file)) {
             return "";

@@ -73,8 +73,10 @@ import org.eeoutbox.OutboxHeaders;
  * ASCII), {@value OutboxHeaders#ATTEMPT} with the attempt's number (1 for the first) and
  * {@value OutboxHeaders#OUTBOX_ID} with the entry's id, and for an entry with an ordering key
  * {@value OutboxHeaders#ORDERING_KEY} (encoded as the message type) and
- * {@value OutboxHeaders#ORDERING_SEQ}, which override delivery headers of those names in any case.
- * HTTP/1.1, redirects never followed, TLS certificates and host names verified against the given
+ * {@value OutboxHeaders#ORDERING_SEQ}, which override delivery headers of those names in any case;
+ * for an entry with a {@linkplain OutboxEntry#traceContext() trace context}
+ * {@value OutboxHeaders#TRACEPARENT} and {@value OutboxHeaders#TRACESTATE}, replacing the
+ * delivery's. HTTP/1.1, redirects never followed, TLS certificates and host names verified against the given
  * {@link SSLContext} (the JVM default unless one is given). Metadata read from the database is
  * checked again, with every rule of {@link HttpDelivery}, and the final URL must stay on the base
  * URL's scheme, host and port, below its path.

@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxHeaders;
+import org.eeoutbox.TraceContext;
 import org.eeoutbox.spi.CloudEvent;
 
 /**
@@ -95,8 +96,9 @@ final class HttpRequests {
     }
 
     /**
-     * Builds the request: the delivery's headers, then the content type, the outbox's headers,
-     * the CloudEvents attributes and the signature, each set over anything the delivery carries.
+     * Builds the request: the delivery's headers, then the content type, the outbox's headers, the
+     * trace context, the CloudEvents attributes and the signature, each set over anything the
+     * delivery carries.
      */
     private OutgoingRequest request(OutboxEntry entry, HttpDelivery delivery, URI target,
                                     HttpServiceOptions options) {
@@ -121,6 +123,15 @@ final class HttpRequests {
         if (entry.orderingKey() != null) {
             set(headers, OutboxHeaders.ORDERING_KEY, headerValue(entry.orderingKey()));
             set(headers, OutboxHeaders.ORDERING_SEQ, String.valueOf(entry.orderingSeq()));
+        }
+        TraceContext trace = entry.traceContext();
+        if (trace != null) {
+            // The delivery span's context replaces any the delivery carries: one trace per request.
+            set(headers, OutboxHeaders.TRACEPARENT, trace.traceparent());
+            headers.remove(OutboxHeaders.TRACESTATE);
+            if (trace.tracestate() != null) {
+                headers.put(OutboxHeaders.TRACESTATE, trace.tracestate());
+            }
         }
         if (mode == CloudEvent.Mode.BINARY) {
             // The HTTP binding percent-encodes space, '"', '%' and all but printable ASCII.

@@ -57,6 +57,7 @@ import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxHeaders;
 import org.eeoutbox.OutboxMessage;
 import org.eeoutbox.OutboxStatus;
+import org.eeoutbox.TraceContext;
 import org.eeoutbox.testkit.Await;
 import org.eeoutbox.testkit.HttpReceiver;
 import org.eeoutbox.testkit.Ports;
@@ -270,6 +271,30 @@ class HttpMessageDelivererTest {
         assertEquals("PUT", put.method());
         assertEquals(List.of("text/plain; charset=utf-8"), put.headers("Content-Type"));
         assertEquals("PATCH", receiver.next().method());
+    }
+
+    @Test
+    void theEntrysTraceContextIsSentReplacingATraceContextTheDeliveryCarries() throws InterruptedException {
+        TraceContext delivery = new TraceContext("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "ours=1");
+        OutboxEntry entry = entry(HttpDelivery.to("receiver").path("/ok")
+                .header("TraceParent", "00-11111111111111111111111111111111-2222222222222222-01")
+                .header("tracestate", "theirs=2").build()).withTraceContext(delivery);
+
+        assertInstanceOf(Delivered.class, deliverer(SETTINGS).deliver(entry));
+
+        ReceivedRequest request = receiver.next();
+        assertEquals(List.of(delivery.traceparent()), request.headers(OutboxHeaders.TRACEPARENT));
+        assertEquals(List.of("ours=1"), request.headers(OutboxHeaders.TRACESTATE));
+    }
+
+    @Test
+    void anEntryWithoutATraceContextSendsNoTraceHeaders() throws InterruptedException {
+        assertInstanceOf(Delivered.class, deliverer(SETTINGS).deliver(entry(HttpDelivery.to("receiver").path("/ok")
+                .build())));
+
+        ReceivedRequest request = receiver.next();
+        assertEquals(List.of(), request.headers(OutboxHeaders.TRACEPARENT));
+        assertEquals(List.of(), request.headers(OutboxHeaders.TRACESTATE));
     }
 
     @Test
@@ -806,7 +831,7 @@ class HttpMessageDelivererTest {
 
     private static OutboxEntry rawEntry(String deliveryType, String metadata) {
         return new OutboxEntry(UUID.randomUUID(), "order.created", PAYLOAD, deliveryType, metadata, null, null, null,
-                OutboxStatus.PENDING, 0, NOW, NOW, NOW, null, null, null);
+                OutboxStatus.PENDING, 0, NOW, NOW, NOW, null, null, null, null);
     }
 
     private static String with(String json, String field, JsonValue value) {

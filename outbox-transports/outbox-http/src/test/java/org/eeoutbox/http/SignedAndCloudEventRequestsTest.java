@@ -28,6 +28,7 @@ import java.util.concurrent.Executors;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxMessage;
+import org.eeoutbox.TraceContext;
 import org.eeoutbox.config.Configuration;
 import org.eeoutbox.testkit.HttpReceiver;
 import org.eeoutbox.testkit.ReceivedRequest;
@@ -201,6 +202,10 @@ class SignedAndCloudEventRequestsTest {
         assertEquals(OffsetDateTime.ofInstant(entry.createdAt(), ZoneOffset.UTC), event.getTime());
         assertEquals("application/json", event.getDataContentType());
         assertEquals(PAYLOAD, new String(event.getData().toBytes(), StandardCharsets.UTF_8));
+        TraceContext trace = entry.traceContext();
+        assertEquals(trace == null ? null : trace.traceparent(), event.getExtension("traceparent"),
+                "the distributed tracing extension, absent without a trace context");
+        assertEquals(trace == null ? null : trace.tracestate(), event.getExtension("tracestate"));
     }
 
     private HttpMessageDeliverer deliverer(Clock clock, HttpServiceOptions options) {
@@ -209,9 +214,11 @@ class SignedAndCloudEventRequestsTest {
                 HttpDelivererSettings.DEFAULT, null);
     }
 
+    /** An entry whose delivery span's context is given, as the processor hands it over when it traces. */
     private static OutboxEntry entry() {
         return OutboxEntry.create(UUID.randomUUID(), new OutboxMessage("order.created", PAYLOAD),
-                HttpDelivery.to("receiver").path("/hooks").build(), Instant.now());
+                HttpDelivery.to("receiver").path("/hooks").build(), Instant.now())
+                .withTraceContext(new TraceContext("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "a=1"));
     }
 
     /** A clock the test moves forward. */

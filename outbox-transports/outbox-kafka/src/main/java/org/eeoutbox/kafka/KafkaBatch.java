@@ -16,6 +16,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxHeaders;
+import org.eeoutbox.TraceContext;
 import org.eeoutbox.spi.CloudEvent;
 
 /**
@@ -181,6 +182,16 @@ final class KafkaBatch {
         RecordHeaders headers = new RecordHeaders();
         for (KafkaDelivery.Header header : delivery.headers()) {
             headers.add(header.name(), header.value().getBytes(StandardCharsets.UTF_8));
+        }
+        TraceContext trace = entry.traceContext();
+        if (trace != null) {
+            // The delivery span's context replaces any the delivery carries: a consumer sees one trace.
+            headers.remove(OutboxHeaders.TRACEPARENT);
+            headers.remove(OutboxHeaders.TRACESTATE);
+            headers.add(OutboxHeaders.TRACEPARENT, trace.traceparent().getBytes(StandardCharsets.UTF_8));
+            if (trace.tracestate() != null) {
+                headers.add(OutboxHeaders.TRACESTATE, trace.tracestate().getBytes(StandardCharsets.UTF_8));
+            }
         }
         String value = entry.payload();
         CloudEvent.Mode mode = delivery.findCloudEvents().orElse(null);

@@ -38,6 +38,9 @@ import org.eeoutbox.spi.CloudEvent;
  * those names given here is still sent, but a consumer reading
  * {@code headers().lastHeader("x-outbox-id")} sees the entry's id. Without a {@code key} here, the
  * record's key is the entry's ordering key (if any), so that a key's messages share a partition.
+ * For an entry with a {@linkplain org.eeoutbox.OutboxEntry#traceContext() trace context} the
+ * deliverer sends {@value OutboxHeaders#TRACEPARENT} and {@value OutboxHeaders#TRACESTATE} instead
+ * of any header of those names given here.
  *
  * <p>Every argument is checked when it is given, with an {@link IllegalArgumentException} naming
  * the argument, so an invalid delivery never reaches the outbox table:

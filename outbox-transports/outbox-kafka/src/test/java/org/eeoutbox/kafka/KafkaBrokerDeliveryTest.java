@@ -39,10 +39,12 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.eeoutbox.DeliveryResult;
 import org.eeoutbox.OutboxEntry;
+import org.eeoutbox.TraceContext;
 import org.eeoutbox.spi.CloudEvent;
 import org.eeoutbox.testkit.KafkaBroker;
 import org.junit.jupiter.api.AfterAll;
@@ -81,8 +83,10 @@ class KafkaBrokerDeliveryTest {
         URI source = URI.create("https://orders.example.com/outbox");
         KafkaMessageDeliverer deliverer = KafkaMessageDeliverer.builder(producer).cloudEventsSource(source).build();
         String payload = "{\"order\":42,\"note\":\"caf\u00e9\"}";
-        OutboxEntry binary = entry(KafkaDelivery.topic(topic).key("42").cloudEvents(CloudEvent.Mode.BINARY).build(),
-                payload);
+        TraceContext trace = new TraceContext("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "a=1");
+        OutboxEntry binary = entry(KafkaDelivery.topic(topic).key("42").cloudEvents(CloudEvent.Mode.BINARY)
+                .header("traceparent", "00-11111111111111111111111111111111-2222222222222222-01").build(), payload)
+                .withTraceContext(trace);
         OutboxEntry structured = entry(KafkaDelivery.topic(topic).key("42")
                 .cloudEvents(CloudEvent.Mode.STRUCTURED).build(), payload);
 
@@ -106,6 +110,18 @@ class KafkaBrokerDeliveryTest {
             assertEquals("42", record.key());
             assertEquals(entry.id().toString(), text(record.headers().lastHeader("x-outbox-id")));
         }
+        Headers traced = records.get(0).headers();
+        assertEquals(List.of(trace.traceparent()), texts(traced.headers("traceparent")),
+                "the entry's trace context replaces the delivery's traceparent");
+        assertEquals(List.of("a=1"), texts(traced.headers("tracestate")));
+        assertEquals(trace.traceparent(), text(traced.lastHeader("ce_traceparent")));
+        assertEquals(List.of(), texts(records.get(1).headers().headers("traceparent")), "none without a context");
+    }
+
+    private static List<String> texts(Iterable<Header> headers) {
+        List<String> texts = new ArrayList<>();
+        headers.forEach(header -> texts.add(text(header)));
+        return texts;
     }
 
     @Test
