@@ -179,7 +179,8 @@ class AdminApiIT {
         HttpReceiver receiver = ItEnvironment.receiver();
         String path = "/admin/paused-" + UUID.randomUUID();
         if (health) {
-            assertHealth("ready", 200, "UP");
+            // readiness is DOWN ("not probed yet") until the first database probe after deployment
+            await().atMost(PATIENCE).untilAsserted(() -> assertHealth("ready", 200, "UP"));
         }
         assertEquals(403, call("POST", "delivery-types/http/pause", "viewer").status());
         try {
