@@ -72,8 +72,9 @@ class DeliveryIT {
         assertTrue(received.stream().allMatch(request -> request.status() == 200));
         assertEquals("application/json", received.get(0).header("content-type"));
         if (!ServerLog.current().containsAfter(0, TracingIT.TRACED)) {
-            // WildFly's standalone.xml and the suite's Liberty have no tracer. Payara Micro 6 always has
-            // one (measured: otel.sdk.disabled=true in the application changes nothing): TracingIT covers it.
+            // On WildFly and Liberty this application leaves MicroProfile Telemetry's SDK disabled (the
+            // default), so its tracer records nothing. Payara Micro 6 always records (measured:
+            // otel.sdk.disabled=true in the application changes nothing): TracingIT covers it.
             assertNull(received.get(0).header("traceparent"), "without a tracer no trace context is sent");
         }
     }
