@@ -6,6 +6,7 @@ import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.sse.Sse;
 import jakarta.ws.rs.sse.SseEventSink;
@@ -89,8 +90,8 @@ public class FeedHub {
         wake();
     }
 
-    /** Reads the channels at once after a local publish commits. */
-    void published(@Observes PublishCommitted event) {
+    /** Reads the channels at once after a local publish commits; no hub is created for it. */
+    void published(@Observes(notifyObserver = Reception.IF_EXISTS) PublishCommitted event) {
         if (!channels.isEmpty()) {
             wake();
         }
