@@ -43,6 +43,11 @@ public final class JdbcFeedStore implements FeedStore {
                 WHERE ordering_key = ? AND status = 'DELIVERED' AND delivery_type = 'feed'""".formatted(dialect.feedTable());
     }
 
+    /** The read's SQL, for the plan check. Parameters: channel, cursor, limit. */
+    String readSql() {
+        return readSql;
+    }
+
     @Override
     public long head(String channel) {
         Objects.requireNonNull(channel, "channel");

@@ -63,6 +63,7 @@ abstract class AbstractFeedStoreTest {
     private DataSourceTransactions transactions;
     private JdbcOutboxStore store;
     private JdbcFeedStore feeds;
+    private SqlDialect dialect;
 
     /** Returns the real database to run against. */
     protected abstract TestDatabase database();
@@ -89,7 +90,7 @@ abstract class AbstractFeedStoreTest {
     final void createSchema() throws SQLException {
         database = database();
         transactions = new DataSourceTransactions(database.dataSource());
-        SqlDialect dialect = OutboxTables.recreate(database);
+        dialect = OutboxTables.recreate(database);
         store = new JdbcOutboxStore(transactions, dialect);
         feeds = new JdbcFeedStore(transactions, dialect);
     }
@@ -244,6 +245,43 @@ abstract class AbstractFeedStoreTest {
         database.execute("DELETE FROM outbox");
         assertTrue(transactions.inNewTransaction(() -> feeds.expired("chan", 2)), "all purged, 3 was after 2");
         assertFalse(transactions.inNewTransaction(() -> feeds.expired("chan", 3)), "all purged, none after 3");
+    }
+
+    @Test
+    final void aChannelIsReadThroughItsIndexAmongManyOtherRows() throws SQLException {
+        transactions.inNewTransaction(() -> {
+            Instant now = Instant.now();
+            for (int i = 0; i < 3000; i++) {
+                DeliveryInfo delivery = i % 3 == 0 ? new TestDelivery("http") : new Channel("busy-" + (i % 10));
+                store.insert(OutboxEntry.create(nextId(), new OutboxMessage("e", "{}"), delivery, now).toDelivered(now));
+            }
+            return null;
+        });
+        database.execute(dialect instanceof PostgreSqlDialect ? "ANALYZE outbox" : "ANALYZE TABLE outbox");
+
+        StringBuilder plan = new StringBuilder();
+        try (java.sql.Connection connection = database.dataSource().getConnection();
+             java.sql.PreparedStatement statement = connection.prepareStatement("EXPLAIN " + feeds.readSql())) {
+            statement.setString(1, "busy-1");
+            statement.setLong(2, 100);
+            statement.setInt(3, 50);
+            try (java.sql.ResultSet resultSet = statement.executeQuery()) {
+                int columns = resultSet.getMetaData().getColumnCount();
+                while (resultSet.next()) {
+                    for (int c = 1; c <= columns; c++) {
+                        plan.append(resultSet.getString(c)).append(' ');
+                    }
+                    plan.append('\n');
+                }
+            }
+        }
+
+        String index = dialect instanceof PostgreSqlDialect ? "outbox_feed_idx" : "outbox_ordering_idx";
+        assertTrue(plan.toString().contains(index), plan.toString());
+        // MySQL and MariaDB read the range in index order. PostgreSQL may sort what a bitmap scan of
+        // the channel's range returns when it expects few rows, which it does here.
+        assertFalse(plan.toString().toLowerCase(java.util.Locale.ROOT).contains("filesort"), plan.toString());
+        assertEquals(50, transactions.inNewTransaction(() -> feeds.read("busy-1", 100, 50)).size());
     }
 
     private void publish(String channel, String text) {
