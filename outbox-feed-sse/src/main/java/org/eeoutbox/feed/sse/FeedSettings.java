@@ -2,7 +2,6 @@ package org.eeoutbox.feed.sse;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.regex.Pattern;
 import org.eeoutbox.config.Configuration;
 import org.eeoutbox.config.Property;
 
@@ -23,22 +22,20 @@ record FeedSettings(Duration retention, boolean sseEnabled, String path, Duratio
     static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMillis(500);
     static final int DEFAULT_CLIENT_BUFFER = 256;
 
-    private static final Pattern PATH = Pattern.compile("[A-Za-z0-9._~-]+(/[A-Za-z0-9._~-]+)*");
-
     static final Property<Duration> RETENTION = Property.duration("outbox.feed.retention", DEFAULT_RETENTION,
             Duration.ofMinutes(1), Duration.ofDays(3650),
             "How long a feed's events stay readable (and a client can resume from them), counted from their "
                     + "publish; the purger deletes them afterwards, instead of after outbox.purge.retention.");
     static final Property<Boolean> SSE_ENABLED = Property.bool("outbox.feed.sse.enabled", false,
             "Serve feed channels over Server-Sent Events (outbox-feed-sse); publishing to a feed works either way.");
-    static final Property<String> SSE_PATH = Property.text("outbox.feed.sse.path", FeedResource.PATH,
-            "a path of letters, digits and . _ ~ - segments, relative to the application's JAX-RS root",
+    static final Property<String> SSE_PATH = Property.relativePath("outbox.feed.sse.path", FeedResource.PATH,
             "Where channels are served, as <path>/<channel>, under the application's @ApplicationPath.");
     static final Property<Duration> POLL_INTERVAL = Property.duration("outbox.feed.sse.poll-interval",
             DEFAULT_POLL_INTERVAL, Duration.ofMillis(10), Duration.ofMinutes(10),
             "How often the channels that have clients are read from the database: the most an event published on "
                     + "another instance waits (one published on this instance is read at once after its commit).");
-    static final Property<Integer> CLIENT_BUFFER = Property.integer("outbox.feed.sse.client-buffer", DEFAULT_CLIENT_BUFFER, 1, 100_000,
+    static final Property<Integer> CLIENT_BUFFER = Property.integer("outbox.feed.sse.client-buffer",
+            DEFAULT_CLIENT_BUFFER, 1, 100_000,
             "The events held for one client that the server has not yet written; a client whose buffer stays full "
                     + "for a poll interval is disconnected, and resumes from its last event id.");
 
@@ -59,24 +56,10 @@ record FeedSettings(Duration retention, boolean sseEnabled, String path, Duratio
         int problemsBefore = configuration.problems().size();
         Duration retention = configuration.get(RETENTION);
         boolean enabled = configuration.get(SSE_ENABLED);
-        String path = strip(configuration.get(SSE_PATH));
-        if (!PATH.matcher(path).matches()) {
-            configuration.problem(SSE_PATH.name() + "=" + path + " is invalid: it must be " + SSE_PATH.accepted());
-        }
+        String path = configuration.get(SSE_PATH);
         Duration poll = configuration.get(POLL_INTERVAL);
         int buffer = configuration.get(CLIENT_BUFFER);
         return configuration.problems().size() == problemsBefore
                 ? new FeedSettings(retention, enabled, path, poll, buffer) : DISABLED;
-    }
-
-    private static String strip(String path) {
-        String stripped = path;
-        while (stripped.startsWith("/")) {
-            stripped = stripped.substring(1);
-        }
-        while (stripped.endsWith("/")) {
-            stripped = stripped.substring(0, stripped.length() - 1);
-        }
-        return stripped;
     }
 }
