@@ -115,19 +115,31 @@ final class FeedClient {
         return now - fullSince >= patience;
     }
 
-    /** Ends the stream: the client reconnects with its last event id. Idempotent. */
+    /**
+     * Ends the stream: the client reconnects with its last event id. Idempotent. The sink is closed
+     * on the executor, never on the caller's thread: on WildFly, closing a sink whose write is
+     * blocked (a client that stopped reading) waits for that write, and the hub's tick must not.
+     */
     void close(String reason) {
         if (closed) {
             return;
         }
         closed = true;
+        buffer.clear();
         LOG.log(Level.DEBUG, "Feed client of channel {0} disconnected: {1}", channel, reason);
+        try {
+            executor.execute(this::closeSink);
+        } catch (RejectedExecutionException e) {
+            closeSink();
+        }
+    }
+
+    private void closeSink() {
         try {
             sink.close();
         } catch (RuntimeException e) {
             LOG.log(Level.DEBUG, "Could not close a feed client's stream", e);
         }
-        buffer.clear();
     }
 
     private void send() {
