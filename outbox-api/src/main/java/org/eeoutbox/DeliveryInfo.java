@@ -24,4 +24,13 @@ public interface DeliveryInfo {
      * type reads it back from {@link OutboxEntry#deliveryMetadata()}.
      */
     String metadataJson();
+
+    /**
+     * Returns the ordering key the delivery itself imposes, or {@code null} (the default): the key
+     * comes from {@link OutboxMessage#orderingKey()}. A feed's channel is such a key: its entries
+     * are numbered in commit order per channel. A message carrying another ordering key is refused.
+     */
+    default String orderingKey() {
+        return null;
+    }
 }

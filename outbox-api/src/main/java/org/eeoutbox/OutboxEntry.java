@@ -92,8 +92,12 @@ public record OutboxEntry(
     /**
      * Creates a new {@link OutboxStatus#PENDING} entry, due at once.
      *
+     * <p>The ordering key is the delivery's {@link DeliveryInfo#orderingKey()} when it imposes one,
+     * the message's otherwise.
+     *
      * @throws IllegalArgumentException if the delivery type is blank or the metadata is
-     *                                  {@code null}, naming which
+     *                                  {@code null}, naming which, or if the message's ordering key
+     *                                  differs from the one the delivery imposes
      */
     public static OutboxEntry create(UUID id, OutboxMessage message, DeliveryInfo delivery, Instant now) {
         String deliveryType = delivery.deliveryType();
@@ -105,8 +109,18 @@ public record OutboxEntry(
         if (metadata == null) {
             throw new IllegalArgumentException("deliveryInfo.metadataJson() must not be null");
         }
+        String orderingKey = message.orderingKey();
+        String imposed = delivery.orderingKey();
+        if (imposed != null) {
+            if (orderingKey != null && !orderingKey.equals(imposed)) {
+                throw new IllegalArgumentException("message.orderingKey() '" + orderingKey + "' differs from the"
+                        + " ordering key '" + imposed + "' its '" + deliveryType + "' delivery imposes; leave the"
+                        + " message's ordering key unset");
+            }
+            orderingKey = imposed;
+        }
         return new OutboxEntry(id, message.messageType(), message.payload(), deliveryType, metadata,
-                message.deduplicationKey(), message.orderingKey(), null, OutboxStatus.PENDING, 0, now, now, now,
+                message.deduplicationKey(), orderingKey, null, OutboxStatus.PENDING, 0, now, now, now,
                 null, null, null, null);
     }
 

@@ -23,6 +23,8 @@ import java.util.regex.Pattern;
  */
 public final class Property<T> {
 
+    private static final Pattern RELATIVE_PATH = Pattern.compile("[A-Za-z0-9._~-]+(/[A-Za-z0-9._~-]+)*");
+
     private static final Pattern PLACEHOLDER = Pattern.compile("<[^>]+>");
     private static final Pattern SHORT_DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
     private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*(|b|kib|mib)");
@@ -57,6 +59,20 @@ public final class Property<T> {
     /** A text property; {@code defaultValue} {@code null} means unset by default. */
     public static Property<String> text(String name, String defaultValue, String accepted, String description) {
         return new Property<>(name, description, accepted, defaultValue, defaultValue, false, Optional::of);
+    }
+
+    /**
+     * A URL path relative to the application's JAX-RS root, such as a library resource's base
+     * path: segments of letters, digits and {@code . _ ~ -}; parsed without its leading and
+     * trailing {@code /}.
+     */
+    public static Property<String> relativePath(String name, String defaultValue, String description) {
+        return new Property<>(name, description,
+                "a path of letters, digits and . _ ~ - segments, relative to the application's JAX-RS root",
+                defaultValue, defaultValue, false, raw -> {
+                    String path = raw.replaceAll("^/+|/+$", "");
+                    return RELATIVE_PATH.matcher(path).matches() ? Optional.of(path) : Optional.empty();
+                });
     }
 
     /** {@code true} or {@code false}, in any case. */

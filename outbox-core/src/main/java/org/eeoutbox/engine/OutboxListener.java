@@ -2,7 +2,7 @@ package org.eeoutbox.engine;
 
 /**
  * Observes the processor, for metrics and for applications. Callbacks run on the worker's thread
- * after the batch's transaction ended, never inside it. A callback that throws is logged and
+ * after the batch's transaction ended, never inside it (except {@link #onPublishCommitted}). A callback that throws is logged and
  * does not stop processing. Implementations are thread-safe.
  */
 public interface OutboxListener {
@@ -24,5 +24,13 @@ public interface OutboxListener {
      * @param count the leases lost, {@code >= 1}
      */
     default void onLeasesLost(int count) {
+    }
+
+    /**
+     * Called after a transaction that published on this instance committed, on the committing
+     * thread: it must only hand work to an executor. Readers of the table that poll (a feed) read
+     * at once instead of at their next poll.
+     */
+    default void onPublishCommitted() {
     }
 }

@@ -1,7 +1,9 @@
 package org.eeoutbox.engine;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
 import org.eeoutbox.DeliveryInfo;
@@ -29,6 +31,7 @@ public final class StoreOutboxPublisher implements OutboxPublisher {
     private final Clock clock;
     private final Supplier<UUID> ids;
     private final DeliveryTracing tracing;
+    private final Set<String> completeAtPublish;
 
     /**
      * Creates a publisher issuing time-ordered {@link UuidV7} ids.
@@ -46,12 +49,27 @@ public final class StoreOutboxPublisher implements OutboxPublisher {
      * @param maxPayloadBytes the largest payload accepted, in UTF-8 bytes, {@code > 0}
      */
     public StoreOutboxPublisher(OutboxStore store, long maxPayloadBytes, Clock clock, DeliveryTracing tracing) {
-        this(store, maxPayloadBytes, clock, UuidV7::next, tracing);
+        this(store, maxPayloadBytes, clock, tracing, Set.of());
+    }
+
+    /**
+     * As above, writing the entries of the {@code completeAtPublish} delivery types as delivered at
+     * publish ({@link org.eeoutbox.spi.TransportProvider#completeAtPublish()}).
+     */
+    public StoreOutboxPublisher(OutboxStore store, long maxPayloadBytes, Clock clock, DeliveryTracing tracing,
+                                Set<String> completeAtPublish) {
+        this(store, maxPayloadBytes, clock, UuidV7::next, tracing, completeAtPublish);
     }
 
     /** As above, with the id source given. */
     StoreOutboxPublisher(OutboxStore store, long maxPayloadBytes, Clock clock, Supplier<UUID> ids,
                          DeliveryTracing tracing) {
+        this(store, maxPayloadBytes, clock, ids, tracing, Set.of());
+    }
+
+    /** As above, with the id source given. */
+    StoreOutboxPublisher(OutboxStore store, long maxPayloadBytes, Clock clock, Supplier<UUID> ids,
+                         DeliveryTracing tracing, Set<String> completeAtPublish) {
         if (maxPayloadBytes < 1) {
             throw new IllegalArgumentException("maxPayloadBytes must be > 0, got: " + maxPayloadBytes);
         }
@@ -60,6 +78,7 @@ public final class StoreOutboxPublisher implements OutboxPublisher {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.ids = Objects.requireNonNull(ids, "ids");
         this.tracing = Objects.requireNonNull(tracing, "tracing");
+        this.completeAtPublish = Set.copyOf(completeAtPublish);
     }
 
     @Override
@@ -75,7 +94,9 @@ public final class StoreOutboxPublisher implements OutboxPublisher {
             throw new IllegalArgumentException("payload must be at most " + maxPayloadBytes
                     + " bytes of UTF-8, got: " + size + " bytes (message type " + message.messageType() + ")");
         }
-        return store.insert(OutboxEntry.create(ids.get(), message, deliveryInfo, clock.instant())
-                .withTraceContext(tracing.current()));
+        Instant now = clock.instant();
+        OutboxEntry entry = OutboxEntry.create(ids.get(), message, deliveryInfo, now)
+                .withTraceContext(tracing.current());
+        return store.insert(completeAtPublish.contains(entry.deliveryType()) ? entry.toDelivered(now) : entry);
     }
 }

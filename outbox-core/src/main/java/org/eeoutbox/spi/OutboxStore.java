@@ -18,7 +18,9 @@ import org.eeoutbox.OutboxEntry;
 public interface OutboxStore {
 
     /**
-     * Inserts a new entry, unless its deduplication key is already held by another entry. Never
+     * Inserts a new entry, with its status ({@code PENDING}, or {@code DELIVERED} with its delivery
+     * time for a transport complete at publish), unless its deduplication key is already held by
+     * another entry. Never
      * aborts the current transaction on a duplicate key (conflict-free insert forms); two
      * concurrent transactions inserting the same key end with one row.
      *
@@ -102,7 +104,27 @@ public interface OutboxStore {
      *
      * @return the number deleted, always in {@code [0, limit]}
      */
-    int purgeDelivered(Instant deliveredBefore, Instant keyedDeliveredBefore, int limit);
+    default int purgeDelivered(Instant deliveredBefore, Instant keyedDeliveredBefore, int limit) {
+        return purgeDelivered(deliveredBefore, keyedDeliveredBefore, Set.of(), limit);
+    }
+
+    /**
+     * As {@link #purgeDelivered(Instant, Instant, int)}, leaving out the entries whose delivery
+     * type is one of {@code exceptTypes} (types with a retention of their own, purged by
+     * {@link #purgeDeliveredOfType}).
+     *
+     * @return the number deleted, always in {@code [0, limit]}
+     */
+    int purgeDelivered(Instant deliveredBefore, Instant keyedDeliveredBefore, Set<String> exceptTypes, int limit);
+
+    /**
+     * Deletes up to {@code limit} {@code DELIVERED} entries of {@code deliveryType} delivered before
+     * {@code deliveredBefore} (or, for entries with a deduplication key, before the later of it
+     * and {@code keyedDeliveredBefore}), without blocking claims.
+     *
+     * @return the number deleted, always in {@code [0, limit]}
+     */
+    int purgeDeliveredOfType(String deliveryType, Instant deliveredBefore, Instant keyedDeliveredBefore, int limit);
 
     /**
      * Deletes up to {@code limit} {@code DISCARDED} entries discarded before {@code discardedBefore},

@@ -1,5 +1,6 @@
 package org.eeoutbox.spi;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.eeoutbox.MessageDeliverer;
@@ -46,4 +47,23 @@ public interface TransportProvider {
      *         work, naming the property (the deployment fails)
      */
     Optional<MessageDeliverer> create(TransportContext context);
+
+    /**
+     * Returns whether the transport's entries are complete when their transaction commits: they
+     * are written {@code DELIVERED} at publish, never claimed by the processor, and read back by
+     * the transport itself (a feed, which clients read from the table). Such a transport needs no
+     * deliverer: {@link #create} may return empty. {@code false} by default.
+     */
+    default boolean completeAtPublish() {
+        return false;
+    }
+
+    /**
+     * Returns how long the purger keeps this transport's {@code DELIVERED} entries, counted from
+     * their delivery, instead of {@code outbox.purge.retention}; empty (the default) for the common
+     * retention. Read after {@link #check} found no problem.
+     */
+    default Optional<Duration> deliveredRetention(Configuration configuration) {
+        return Optional.empty();
+    }
 }

@@ -103,9 +103,17 @@ final class InMemoryStore implements OutboxStore {
     }
 
     @Override
-    public int purgeDelivered(Instant deliveredBefore, Instant keyedDeliveredBefore, int limit) {
-        return purge(entry -> entry.status() == OutboxStatus.DELIVERED && entry.deliveredAt().isBefore(deliveredBefore),
-                limit);
+    public int purgeDelivered(Instant deliveredBefore, Instant keyedDeliveredBefore, Set<String> exceptTypes,
+                              int limit) {
+        return purge(entry -> entry.status() == OutboxStatus.DELIVERED && !exceptTypes.contains(entry.deliveryType())
+                && entry.deliveredAt().isBefore(deliveredBefore), limit);
+    }
+
+    @Override
+    public int purgeDeliveredOfType(String deliveryType, Instant deliveredBefore, Instant keyedDeliveredBefore,
+                                    int limit) {
+        return purge(entry -> entry.status() == OutboxStatus.DELIVERED && entry.deliveryType().equals(deliveryType)
+                && entry.deliveredAt().isBefore(deliveredBefore), limit);
     }
 
     @Override

@@ -8,7 +8,9 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import org.eeoutbox.DeliveryInfo;
+import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxMessage;
+import org.eeoutbox.OutboxStatus;
 import org.junit.jupiter.api.Test;
 
 /** Hostile input at publish: rejected with a message naming the argument, and nothing written. */
@@ -78,5 +80,40 @@ class StoreOutboxPublisherTest {
         assertEquals("deliveryInfo must not be null",
                 assertThrows(IllegalArgumentException.class, () -> publisher.publish(message, null)).getMessage());
         assertEquals(0, store.rows.size());
+    }
+
+    @Test
+    void aDeliveryTypeCompleteAtPublishIsWrittenDeliveredUnderTheOrderingKeyItImposes() {
+        DeliveryInfo channel = new DeliveryInfo() {
+            @Override
+            public String deliveryType() {
+                return "feed";
+            }
+
+            @Override
+            public String metadataJson() {
+                return "{}";
+            }
+
+            @Override
+            public String orderingKey() {
+                return "news";
+            }
+        };
+        Instant now = Instant.parse("2026-01-01T00:00:00Z");
+        StoreOutboxPublisher feeds = new StoreOutboxPublisher(store, LIMIT, Clock.fixed(now, ZoneOffset.UTC),
+                org.eeoutbox.spi.DeliveryTracing.NONE, java.util.Set.of("feed"));
+
+        OutboxEntry feed = store.rows.get(feeds.publish(new OutboxMessage("n", "{}"), channel));
+        OutboxEntry http = store.rows.get(feeds.publish(new OutboxMessage("n", "{}"), DELIVERY));
+
+        assertEquals(OutboxStatus.DELIVERED, feed.status());
+        assertEquals(now, feed.deliveredAt());
+        assertEquals("news", feed.orderingKey());
+        assertEquals(OutboxStatus.PENDING, http.status());
+        assertEquals("message.orderingKey() 'other' differs from the ordering key 'news' its 'feed' delivery imposes;"
+                + " leave the message's ordering key unset", assertThrows(IllegalArgumentException.class,
+                () -> feeds.publish(new OutboxMessage("n", "{}", null, "other"), channel)).getMessage());
+        assertEquals(2, store.rows.size());
     }
 }

@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -130,12 +131,14 @@ public final class JdbcOutboxStore implements OutboxStore {
         statement.setString(first + 3, entry.deliveryType());
         statement.setString(first + 4, entry.deliveryMetadata());
         statement.setString(first + 5, entry.deduplicationKey());
-        dialect.setInstant(statement, first + 6, entry.nextAttemptAt());
-        dialect.setInstant(statement, first + 7, entry.createdAt());
-        dialect.setInstant(statement, first + 8, entry.updatedAt());
+        statement.setString(first + 6, entry.status().name());
+        dialect.setInstant(statement, first + 7, entry.nextAttemptAt());
+        dialect.setInstant(statement, first + 8, entry.createdAt());
+        dialect.setInstant(statement, first + 9, entry.updatedAt());
         TraceContext trace = entry.traceContext();
-        statement.setString(first + 9, trace == null ? null : trace.traceparent());
-        statement.setString(first + 10, trace == null ? null : trace.tracestate());
+        statement.setString(first + 10, trace == null ? null : trace.traceparent());
+        statement.setString(first + 11, trace == null ? null : trace.tracestate());
+        dialect.setInstant(statement, first + 12, entry.deliveredAt());
     }
 
     /**
@@ -378,10 +381,24 @@ public final class JdbcOutboxStore implements OutboxStore {
     }
 
     @Override
-    public int purgeDelivered(Instant deliveredBefore, Instant keyedDeliveredBefore, int limit) {
+    public int purgeDelivered(Instant deliveredBefore, Instant keyedDeliveredBefore, Set<String> exceptTypes,
+                              int limit) {
+        List<Object> parameters = new ArrayList<>(List.of(deliveredBefore, keyedDeliveredBefore));
+        parameters.addAll(exceptTypes);
         return run("purge delivered outbox entries", connection -> dialect.purge(connection, "outbox_purge_idx",
-                "status = 'DELIVERED' AND delivered_at < ? AND (deduplication_key IS NULL OR delivered_at < ?)",
-                "delivered_at", List.of(deliveredBefore, keyedDeliveredBefore), limit));
+                "status = 'DELIVERED' AND delivered_at < ? AND (deduplication_key IS NULL OR delivered_at < ?)"
+                        + (exceptTypes.isEmpty() ? "" : " AND delivery_type NOT IN ("
+                        + String.join(", ", Collections.nCopies(exceptTypes.size(), "?")) + ")"),
+                "delivered_at", parameters, limit));
+    }
+
+    @Override
+    public int purgeDeliveredOfType(String deliveryType, Instant deliveredBefore, Instant keyedDeliveredBefore,
+                                    int limit) {
+        return run("purge delivered '" + deliveryType + "' outbox entries", connection -> dialect.purge(connection,
+                "outbox_purge_idx", "status = 'DELIVERED' AND delivered_at < ? AND (deduplication_key IS NULL OR "
+                        + "delivered_at < ?) AND delivery_type = ?", "delivered_at",
+                List.of(deliveredBefore, keyedDeliveredBefore, deliveryType), limit));
     }
 
     @Override

@@ -69,8 +69,8 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
         // an error nor a write. (INSERT IGNORE would also silence truncation and other errors.)
         return """
                 INSERT INTO outbox (id, message_type, payload, delivery_type, delivery_metadata, deduplication_key,
-                                    status, attempts, next_attempt_at, created_at, updated_at, trace_parent, trace_state)
-                VALUES (?, ?, ?, ?, ?, ?, 'PENDING', 0, ?, ?, ?, ?, ?)
+                                    status, attempts, next_attempt_at, created_at, updated_at, trace_parent, trace_state, delivered_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)
                 ON DUPLICATE KEY UPDATE id = id""";
     }
 
@@ -80,8 +80,8 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
         return """
                 INSERT INTO outbox (ordering_key, id, message_type, payload, delivery_type, delivery_metadata,
                                     deduplication_key, status, attempts, next_attempt_at, created_at, updated_at,
-                                    trace_parent, trace_state, ordering_seq)
-                VALUES (?, ?, ?, ?, ?, ?, ?, 'PENDING', 0, ?, ?, ?, ?, ?, LAST_INSERT_ID())
+                                    trace_parent, trace_state, delivered_at, ordering_seq)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, LAST_INSERT_ID())
                 ON DUPLICATE KEY UPDATE id = id""";
     }
 
@@ -171,7 +171,7 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
     }
 
     @Override
-    int purge(Connection connection, String index, String condition, String orderColumn, List<Instant> cutoffs,
+    int purge(Connection connection, String index, String condition, String orderColumn, List<?> parameters,
               int limit) throws SQLException {
         // MySQL has no SKIP LOCKED for DELETE and no DELETE with a subquery on its own table: lock
         // the batch with a skipping SELECT (on the index, so only the rows LIMIT returns are
@@ -185,10 +185,7 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
                 FOR UPDATE SKIP LOCKED""".formatted(index, condition, orderColumn);
         List<UUID> ids = new ArrayList<>();
         try (PreparedStatement statement = connection.prepareStatement(select)) {
-            int next = 1;
-            for (Instant cutoff : cutoffs) {
-                setInstant(statement, next++, cutoff);
-            }
+            int next = bindPurge(statement, parameters);
             statement.setInt(next, limit);
             try (ResultSet resultSet = statement.executeQuery()) {
                 while (resultSet.next()) {
@@ -204,6 +201,14 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
             bindIds(statement, 1, ids);
             return statement.executeUpdate();
         }
+    }
+
+    @Override
+    String feedTable() {
+        // outbox_ordering_idx (ordering_key, status, ordering_seq): a feed's rows are all DELIVERED,
+        // so key and status are equalities and the range on ordering_seq comes out in order.
+        // Forced: with many delivered rows of one key the optimizer may prefer the primary key.
+        return "outbox FORCE INDEX (outbox_ordering_idx)";
     }
 
     @Override

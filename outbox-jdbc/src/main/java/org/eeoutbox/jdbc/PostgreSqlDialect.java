@@ -57,8 +57,9 @@ public final class PostgreSqlDialect extends SqlDialect {
         // A concurrent insert of the same key waits for the other transaction, then does nothing.
         return """
                 INSERT INTO outbox (id, message_type, payload, delivery_type, delivery_metadata, deduplication_key,
-                                    status, attempts, next_attempt_at, created_at, updated_at, trace_parent, trace_state)
-                VALUES (?, ?, ?, ?, CAST(? AS json), ?, 'PENDING', 0, ?, ?, ?, ?, ?)
+                                    status, attempts, next_attempt_at, created_at, updated_at, trace_parent, trace_state,
+                                    delivered_at)
+                VALUES (?, ?, ?, ?, CAST(? AS json), ?, ?, 0, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (deduplication_key) DO NOTHING""";
     }
 
@@ -73,8 +74,8 @@ public final class PostgreSqlDialect extends SqlDialect {
                     RETURNING ordering_key, last_seq)
                 INSERT INTO outbox (id, message_type, payload, delivery_type, delivery_metadata, deduplication_key,
                                     status, attempts, next_attempt_at, created_at, updated_at, trace_parent, trace_state,
-                                    ordering_key, ordering_seq)
-                SELECT ?, ?, ?, ?, CAST(? AS json), ?, 'PENDING', 0, ?, ?, ?, ?, ?, seq.ordering_key, seq.last_seq
+                                    delivered_at, ordering_key, ordering_seq)
+                SELECT ?, ?, ?, ?, CAST(? AS json), ?, ?, 0, ?, ?, ?, ?, ?, ?, seq.ordering_key, seq.last_seq
                 FROM seq
                 ON CONFLICT (deduplication_key) DO NOTHING""";
     }
@@ -138,7 +139,7 @@ public final class PostgreSqlDialect extends SqlDialect {
     }
 
     @Override
-    int purge(Connection connection, String index, String condition, String orderColumn, List<Instant> cutoffs,
+    int purge(Connection connection, String index, String condition, String orderColumn, List<?> parameters,
               int limit) throws SQLException {
         // SKIP LOCKED in the subquery: purging never waits for, nor blocks, another purger. The
         // planner picks the partial index matching the condition's status by itself.
@@ -151,13 +152,17 @@ public final class PostgreSqlDialect extends SqlDialect {
                              LIMIT ?
                              FOR UPDATE SKIP LOCKED)""".formatted(condition, orderColumn);
         try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            int next = 1;
-            for (Instant cutoff : cutoffs) {
-                setInstant(statement, next++, cutoff);
-            }
+            int next = bindPurge(statement, parameters);
             statement.setInt(next, limit);
             return statement.executeUpdate();
         }
+    }
+
+    @Override
+    String feedTable() {
+        // The planner picks the partial index outbox_feed_idx (ordering_key, ordering_seq)
+        // WHERE delivery_type = 'feed' by itself: the query repeats that predicate.
+        return "outbox";
     }
 
     @Override

@@ -153,7 +153,8 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
 
     /**
      * The insert. Parameters: id, message type, payload, delivery type, metadata, deduplication
-     * key, next attempt, created, updated, traceparent, tracestate. A duplicate deduplication key writes nothing and never
+     * key, status, next attempt, created, updated, traceparent, tracestate, delivered (null unless
+     * the entry is delivered at publish). A duplicate deduplication key writes nothing and never
      * aborts the transaction.
      */
     abstract String insertSql();
@@ -301,17 +302,37 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
      * their failure history goes with them ({@code ON DELETE CASCADE}).
      *
      * @param index     the index that serves {@code condition} and {@code orderColumn}
-     * @param condition a boolean SQL expression on {@code outbox} whose parameters are {@code cutoffs}
+     * @param condition  a boolean SQL expression on {@code outbox} whose parameters are {@code parameters}
+     * @param parameters the values of the condition's parameters: instants and strings
      * @return the number deleted
      */
     abstract int purge(Connection connection, String index, String condition, String orderColumn,
-                       List<Instant> cutoffs, int limit) throws SQLException;
+                       List<?> parameters, int limit) throws SQLException;
+
+    /** Binds the parameters of a {@link #purge} condition from index 1; returns the next index. */
+    final int bindPurge(PreparedStatement statement, List<?> parameters) throws SQLException {
+        int next = 1;
+        for (Object parameter : parameters) {
+            if (parameter instanceof Instant instant) {
+                setInstant(statement, next++, instant);
+            } else {
+                statement.setString(next++, (String) parameter);
+            }
+        }
+        return next;
+    }
 
     /**
      * The insert of a pause that writes nothing, and counts 0, when the type is paused already.
      * Parameters: delivery type, paused at, paused by.
      */
     abstract String pauseSql();
+
+    /**
+     * The table expression a feed read names: {@code outbox}, with the hint that makes it use the
+     * index serving a channel's events by cursor where the database needs one.
+     */
+    abstract String feedTable();
 
     /**
      * Reads the schema marker: the table's comment, {@code ""} for a table without one, or

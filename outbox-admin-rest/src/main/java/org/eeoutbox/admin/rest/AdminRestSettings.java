@@ -1,7 +1,6 @@
 package org.eeoutbox.admin.rest;
 
 import java.util.List;
-import java.util.regex.Pattern;
 import org.eeoutbox.config.Configuration;
 import org.eeoutbox.config.Property;
 
@@ -22,12 +21,9 @@ record AdminRestSettings(boolean enabled, String path, String viewerRole, String
     /** The settings of an API that is off: every request under its paths is answered 404. */
     static final AdminRestSettings DISABLED = new AdminRestSettings(false, OutboxAdminResource.PATH, null, null);
 
-    private static final Pattern PATH = Pattern.compile("[A-Za-z0-9._~-]+(/[A-Za-z0-9._~-]+)*");
-
     static final Property<Boolean> ENABLED = Property.bool("outbox.admin.rest.enabled", false,
             "Serve the admin REST API (outbox-admin-rest); it also needs both role properties.");
-    static final Property<String> BASE_PATH = Property.text("outbox.admin.rest.path", OutboxAdminResource.PATH,
-            "a path of letters, digits and . _ ~ - segments, relative to the application's JAX-RS root",
+    static final Property<String> BASE_PATH = Property.relativePath("outbox.admin.rest.path", OutboxAdminResource.PATH,
             "Where the admin REST API is served, under the application's @ApplicationPath.");
     static final Property<String> VIEWER_ROLE = Property.text("outbox.admin.rest.viewer-role", null, "a role name",
             "The container role that reads entries, history and counts, without payloads; required when enabled.");
@@ -48,10 +44,7 @@ record AdminRestSettings(boolean enabled, String path, String viewerRole, String
     static AdminRestSettings read(Configuration configuration) {
         int problemsBefore = configuration.problems().size();
         boolean enabled = configuration.get(ENABLED);
-        String path = strip(configuration.get(BASE_PATH));
-        if (!PATH.matcher(path).matches()) {
-            configuration.problem(BASE_PATH.name() + "=" + path + " is invalid: it must be " + BASE_PATH.accepted());
-        }
+        String path = configuration.get(BASE_PATH);
         String viewer = configuration.get(VIEWER_ROLE);
         String operator = configuration.get(OPERATOR_ROLE);
         if (enabled && (viewer == null || operator == null)) {
@@ -61,16 +54,5 @@ record AdminRestSettings(boolean enabled, String path, String viewerRole, String
         }
         return configuration.problems().size() == problemsBefore
                 ? new AdminRestSettings(enabled, path, viewer, operator) : DISABLED;
-    }
-
-    private static String strip(String path) {
-        String stripped = path;
-        while (stripped.startsWith("/")) {
-            stripped = stripped.substring(1);
-        }
-        while (stripped.endsWith("/")) {
-            stripped = stripped.substring(0, stripped.length() - 1);
-        }
-        return stripped;
     }
 }

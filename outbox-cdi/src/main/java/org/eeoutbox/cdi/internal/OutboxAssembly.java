@@ -29,6 +29,7 @@ import org.eeoutbox.engine.OutboxPurger;
 import org.eeoutbox.engine.StoreOutboxAdmin;
 import org.eeoutbox.engine.StoreOutboxPublisher;
 import org.eeoutbox.jdbc.DatabaseCheck;
+import org.eeoutbox.jdbc.JdbcFeedStore;
 import org.eeoutbox.jdbc.JdbcOutboxAdminStore;
 import org.eeoutbox.jdbc.JdbcOutboxStore;
 import org.eeoutbox.jdbc.SqlDialect;
@@ -36,6 +37,7 @@ import org.eeoutbox.jta.AfterCommitWakeUp;
 import org.eeoutbox.jta.JtaConnectionProvider;
 import org.eeoutbox.jta.JtaOutboxPublisher;
 import org.eeoutbox.spi.DeliveryTracing;
+import org.eeoutbox.spi.FeedStore;
 import org.eeoutbox.spi.TransactionRunner;
 
 /**
@@ -122,18 +124,26 @@ final class OutboxAssembly {
                         listener, executor, clock, leaseSettings(deliverers), tracing));
             }
             Optional<OutboxPurger> purger = settings.purgerEnabled()
-                    ? Optional.of(new OutboxPurger(store, transactions, settings.purger(), clock)) : Optional.empty();
+                    ? Optional.of(new OutboxPurger(store, transactions, settings.purger(),
+                    transports.deliveredRetentions(configuration), clock)) : Optional.empty();
             OutboxTasks tasks = new OutboxTasks(trigger, executor, clock);
             Optional<OutboxProcessor> woken = processor;
-            AfterCommitWakeUp wakeUp = new AfterCommitWakeUp(registry,
-                    () -> woken.ifPresent(p -> tasks.now("wake-up", p::drain)));
+            AfterCommitWakeUp wakeUp = new AfterCommitWakeUp(registry, () -> {
+                woken.ifPresent(p -> tasks.now("wake-up", p::drain));
+                listener.onPublishCommitted();
+            });
+            Set<String> completeAtPublish = transports.completeAtPublish();
+            Set<String> publishable = deliverers.stream().map(MessageDeliverer::deliveryType)
+                    .collect(Collectors.toSet());
+            publishable.addAll(completeAtPublish);
             JtaOutboxPublisher publisher = new JtaOutboxPublisher(
-                    new StoreOutboxPublisher(store, settings.maxPayloadBytes(), clock, tracing), wakeUp,
-                    deliverers.stream().map(MessageDeliverer::deliveryType).collect(Collectors.toSet()));
+                    new StoreOutboxPublisher(store, settings.maxPayloadBytes(), clock, tracing, completeAtPublish),
+                    wakeUp, publishable);
+            FeedStore feeds = new TransactionalFeedStore(new JdbcFeedStore(connections, dialect), transactions);
             OutboxAdmin admin = new StoreOutboxAdmin(
                     new JdbcOutboxAdminStore(connections, dialect, settings.headFailurePolicy()), store,
                     transactions, clock, caller, audit);
-            return new OutboxComponents(settings, dialect.name(), store, transactions, publisher, admin, processor,
+            return new OutboxComponents(settings, dialect.name(), store, transactions, publisher, admin, feeds, processor,
                     purger, deliverers, created, tasks, clock, new OutboxProbes(clock));
         } catch (RuntimeException e) {
             Transports.close(created);

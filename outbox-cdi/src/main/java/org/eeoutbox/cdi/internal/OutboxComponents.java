@@ -12,6 +12,7 @@ import org.eeoutbox.OutboxPublisher;
 import org.eeoutbox.admin.OutboxAdmin;
 import org.eeoutbox.engine.OutboxProcessor;
 import org.eeoutbox.engine.OutboxPurger;
+import org.eeoutbox.spi.FeedStore;
 import org.eeoutbox.spi.OutboxStats;
 import org.eeoutbox.spi.OutboxStore;
 import org.eeoutbox.spi.TransactionRunner;
@@ -27,6 +28,7 @@ import org.eeoutbox.spi.TransactionRunner;
  * @param transactions runs each batch in a new container transaction
  * @param publisher    what applications inject
  * @param admin        the operations API applications inject
+ * @param feeds        reads feed channels, each call in a transaction of its own
  * @param processor    present when {@code outbox.processor.enabled}
  * @param purger       present when {@code outbox.purger.enabled}
  * @param deliverers   the application's and the transports' deliverers
@@ -36,7 +38,7 @@ import org.eeoutbox.spi.TransactionRunner;
  * @param probes       what the health checks read: the last poll, the last database probe
  */
 record OutboxComponents(OutboxSettings settings, String databaseName, OutboxStore store,
-                        TransactionRunner transactions, OutboxPublisher publisher, OutboxAdmin admin,
+                        TransactionRunner transactions, OutboxPublisher publisher, OutboxAdmin admin, FeedStore feeds,
                         Optional<OutboxProcessor> processor,
                         Optional<OutboxPurger> purger, List<MessageDeliverer> deliverers,
                         List<MessageDeliverer> transports, OutboxTasks tasks, Clock clock, OutboxProbes probes) {

@@ -22,6 +22,8 @@ import org.eeoutbox.admin.OutboxAdmin;
 import org.eeoutbox.cdi.OutboxExtension;
 import org.eeoutbox.engine.BatchReport;
 import org.eeoutbox.engine.OutboxListener;
+import org.eeoutbox.engine.PublishCommitted;
+import org.eeoutbox.spi.FeedStore;
 import org.eeoutbox.spi.OutboxStats;
 
 /**
@@ -31,8 +33,9 @@ import org.eeoutbox.spi.OutboxStats;
  *
  * <p>Startup fails the deployment with a message naming the property or the fix, for a missing
  * DataSource or executor, a database check that fails (isolation, schema) or a transport that
- * cannot be created. Processing events ({@link BatchReport}, {@link LeasesLost}) and operators' changes
- * ({@link AdminAction}) are fired as CDI events after each commit. Thread-safe.
+ * cannot be created. Processing events ({@link BatchReport}, {@link LeasesLost}), operators' changes
+ * ({@link AdminAction}) and publishing transactions ({@link PublishCommitted}) are fired as CDI
+ * events after each commit. Thread-safe.
  */
 @ApplicationScoped
 public class OutboxRuntime {
@@ -51,6 +54,9 @@ public class OutboxRuntime {
 
     @Inject
     Event<LeasesLost> leaseEvents;
+
+    @Inject
+    Event<PublishCommitted> publishEvents;
 
     /** The container's built-in bean of the current caller. */
     @Inject
@@ -87,6 +93,16 @@ public class OutboxRuntime {
     @ApplicationScoped
     OutboxAdmin admin() {
         return start().admin();
+    }
+
+    /**
+     * Produces the reader of feed channels (outbox-feed-sse injects it); each call runs in a new
+     * container transaction of its own. Starts the outbox if the application has not started yet.
+     */
+    @Produces
+    @ApplicationScoped
+    FeedStore feeds() {
+        return start().feeds();
     }
 
     /**
@@ -148,6 +164,11 @@ public class OutboxRuntime {
                 @Override
                 public void onLeasesLost(int count) {
                     leaseEvents.fire(new LeasesLost(count));
+                }
+
+                @Override
+                public void onPublishCommitted() {
+                    publishEvents.fire(PublishCommitted.INSTANCE);
                 }
             };
             OutboxComponents built = new OutboxAssembly(deployment.settings(), deployment.configuration(),

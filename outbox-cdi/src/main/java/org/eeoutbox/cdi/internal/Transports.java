@@ -2,8 +2,13 @@ package org.eeoutbox.cdi.internal;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.eeoutbox.MessageDeliverer;
 import org.eeoutbox.config.Configuration;
 import org.eeoutbox.config.Property;
@@ -34,6 +39,20 @@ public final class Transports {
     /** Returns the delivery types of the transports, in load order. */
     List<String> deliveryTypes() {
         return providers.stream().map(TransportProvider::deliveryType).toList();
+    }
+
+    /** Returns the delivery types whose entries are complete at publish (a feed): written delivered. */
+    Set<String> completeAtPublish() {
+        return providers.stream().filter(TransportProvider::completeAtPublish).map(TransportProvider::deliveryType)
+                .collect(Collectors.toUnmodifiableSet());
+    }
+
+    /** Returns the delivery types with a retention of their own for delivered entries, with that retention. */
+    Map<String, Duration> deliveredRetentions(Configuration configuration) {
+        Map<String, Duration> retentions = new HashMap<>();
+        providers.forEach(provider -> provider.deliveredRetention(configuration)
+                .ifPresent(retention -> retentions.put(provider.deliveryType(), retention)));
+        return retentions;
     }
 
     /** Returns every property the transports declare. */

@@ -41,7 +41,7 @@ class ConfigurationReferenceTest {
     void theBuiltInTransportsAreOnTheTestClassPath() {
         Transports transports = Transports.load(getClass().getClassLoader());
 
-        assertEquals(List.of("http", "kafka"), transports.deliveryTypes().stream().sorted().toList());
+        assertEquals(List.of("feed", "http", "kafka"), transports.deliveryTypes().stream().sorted().toList());
     }
 
     static String table(List<Property<?>> properties) {
