@@ -22,10 +22,11 @@ import org.eeoutbox.it.app.FeedEvents;
 import org.eeoutbox.it.app.OpenChannels;
 import org.eeoutbox.it.app.TestApps;
 import org.eeoutbox.it.support.Deployments;
+import org.eeoutbox.it.support.DirectPublisher;
 import org.eeoutbox.it.support.ItEnvironment;
 import org.eeoutbox.it.support.ServerLog;
-import org.eeoutbox.it.support.SseStream;
-import org.eeoutbox.it.support.SseStream.Event;
+import org.eeoutbox.testkit.SseStream;
+import org.eeoutbox.testkit.SseStream.Event;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -36,7 +37,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The feed over Server-Sent Events (outbox-feed-sse, docs/feed.md) on the real server, from
- * outside: events published in the application's transactions reach a client in commit order; a
+ * outside: events published in the application's transactions reach a client in commit order, and
+ * so do those another instance commits to the same database (the test JVM's
+ * {@link DirectPublisher}), interleaved with this one's; a
  * client that reconnects with {@code Last-Event-ID} gets exactly the rest; a purged cursor gets
  * 410; a channel the application's {@link OpenChannels} refuses gets 403; a client that stops
  * reading does not hold up another, and is cut off by the hub where the server lets a write block
@@ -99,6 +102,34 @@ class FeedIT {
                     rest.stream().map(Event::id).toList(), "exactly the events after 400, in order");
             assertTrue(rest.get(0).data().startsWith("{\"i\":400,"), rest.get(0).data());
             assertEquals(List.of(), second.take(1, Duration.ofSeconds(1)), "no duplicate after the rest");
+        }
+    }
+
+    @Test
+    void eventsAnotherInstanceCommitsReachAClientOfThisOneInterleavedInCommitOrder() throws Exception {
+        String channel = channel();
+        try (SseStream stream = SseStream.open(feed(channel, "?after=0"), Map.of())) {
+            publish(channel, 0, 100, 10, 0);
+            assertEquals(100, stream.take(100, PATIENCE).size(), "the events published here");
+
+            // Another instance on the same database: nothing of this one sees the commit, so only
+            // the hub's poll (every 200 ms here) can bring these events.
+            for (int from = 100; from < 300; from += 20) {
+                DirectPublisher.publishToFeed(channel, from, 20);
+            }
+            List<Event> fromElsewhere = stream.take(200, Duration.ofSeconds(10));
+            publish(channel, 300, 100, 10, 0);
+            List<Event> after = stream.take(100, PATIENCE);
+
+            assertEquals(IntStream.rangeClosed(101, 300).mapToObj(Integer::toString).toList(),
+                    fromElsewhere.stream().map(Event::id).toList(), "the other instance's events, within 10 s");
+            assertEquals(IntStream.rangeClosed(301, 400).mapToObj(Integer::toString).toList(),
+                    after.stream().map(Event::id).toList(), "then this instance's again");
+            for (Event event : fromElsewhere) {
+                int i = Integer.parseInt(event.id()) - 1;
+                assertTrue(event.data().startsWith("{\"i\":" + i + ","), event.data());
+            }
+            assertEquals(List.of(), stream.take(1, Duration.ofSeconds(1)), "nothing more");
         }
     }
 

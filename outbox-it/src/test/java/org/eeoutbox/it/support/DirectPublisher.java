@@ -1,20 +1,25 @@
 package org.eeoutbox.it.support;
 
 import java.time.Clock;
+import java.util.Set;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.eeoutbox.OutboxMessage;
 import org.eeoutbox.OutboxPublisher;
 import org.eeoutbox.engine.StoreOutboxPublisher;
+import org.eeoutbox.feed.sse.FeedDelivery;
 import org.eeoutbox.http.HttpDelivery;
 import org.eeoutbox.it.app.Orders;
 import org.eeoutbox.jdbc.DataSourceTransactions;
 import org.eeoutbox.jdbc.DatabaseCheck;
 import org.eeoutbox.jdbc.JdbcOutboxStore;
+import org.eeoutbox.spi.DeliveryTracing;
+import org.eeoutbox.spi.FeedStore;
 
 /**
- * Publishes from the test JVM straight into the run's outbox table, as a second application
- * sharing the table would, with no deployment's processor or wake-up involved (test JVM only).
+ * Publishes from the test JVM straight into the run's outbox table, as a second application (or a
+ * second instance of the deployed one) sharing the table would, with no deployment's processor,
+ * wake-up or feed hub involved (test JVM only).
  */
 public final class DirectPublisher {
 
@@ -29,13 +34,38 @@ public final class DirectPublisher {
      * @return the entry's id
      */
     public static UUID publishDue(String path, String deduplicationKey) throws Exception {
-        DataSource database = ItEnvironment.database().dataSource();
-        DataSourceTransactions transactions = new DataSourceTransactions(database);
-        OutboxPublisher publisher = new StoreOutboxPublisher(new JdbcOutboxStore(transactions,
-                DatabaseCheck.forLocalTransactions(database, true)), 1 << 20, Clock.systemUTC());
         OutboxMessage message = new OutboxMessage("order.created", "{}");
         OutboxMessage keyed = deduplicationKey == null ? message : message.withDeduplicationKey(deduplicationKey);
+        DataSourceTransactions transactions = transactions();
+        OutboxPublisher publisher = publisher(transactions);
         return transactions.inNewTransaction(() -> publisher.publish(keyed,
                 HttpDelivery.to(Orders.RECEIVER).path(path).build()));
+    }
+
+    /**
+     * Publishes the events {@code from} to {@code from + count - 1} to a feed {@code channel} in
+     * one transaction, with the payloads of the deployment's {@code FeedEvents}:
+     * {@code {"i":<number>,"pad":""}}, message type {@code tick}.
+     */
+    public static void publishToFeed(String channel, int from, int count) throws Exception {
+        DataSourceTransactions transactions = transactions();
+        OutboxPublisher publisher = publisher(transactions);
+        transactions.inNewTransaction(() -> {
+            for (int i = from; i < from + count; i++) {
+                publisher.publish(new OutboxMessage("tick", "{\"i\":" + i + ",\"pad\":\"\"}"),
+                        FeedDelivery.to(channel));
+            }
+            return null;
+        });
+    }
+
+    private static DataSourceTransactions transactions() {
+        return new DataSourceTransactions(ItEnvironment.database().dataSource());
+    }
+
+    private static OutboxPublisher publisher(DataSourceTransactions transactions) throws Exception {
+        DataSource database = ItEnvironment.database().dataSource();
+        return new StoreOutboxPublisher(new JdbcOutboxStore(transactions, DatabaseCheck.forLocalTransactions(database,
+                true)), 1 << 20, Clock.systemUTC(), DeliveryTracing.NONE, Set.of(FeedStore.DELIVERY_TYPE));
     }
 }

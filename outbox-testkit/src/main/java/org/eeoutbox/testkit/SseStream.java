@@ -1,10 +1,11 @@
-package org.eeoutbox.it.support;
+package org.eeoutbox.testkit;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,14 +16,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A Server-Sent Events client for the test JVM (JDK HttpClient, HTTP/1.1): opens the stream on a
- * thread of its own and queues each event as it is parsed; {@link #close()} ends the connection
- * from the client's side. Test JVM only.
+ * A Server-Sent Events client for tests and drivers (JDK HttpClient, HTTP/1.1): opens the stream
+ * on a thread of its own and queues each event, stamped with its arrival time, as it is parsed;
+ * {@link #close()} ends the connection from the client's side. Thread-safe.
  */
 public final class SseStream implements AutoCloseable {
 
-    /** One event: its {@code id}, {@code event} name and {@code data}. */
-    public record Event(String id, String name, String data) {
+    /** One event: its {@code id}, {@code event} name and {@code data}, and when its last line was read. */
+    public record Event(String id, String name, String data, Instant receivedAt) {
     }
 
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
@@ -95,7 +96,7 @@ public final class SseStream implements AutoCloseable {
                     }
                 } else if (line.isEmpty()) {
                     if (data != null) {
-                        events.add(new Event(id, name, data.toString()));
+                        events.add(new Event(id, name, data.toString(), Instant.now()));
                     }
                     id = null;
                     name = null;
