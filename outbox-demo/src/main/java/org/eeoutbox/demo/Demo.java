@@ -3,6 +3,7 @@ package org.eeoutbox.demo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,11 +52,13 @@ public final class Demo {
 
     private final Tally http = new Tally();
     private final Tally kafka = new Tally();
+    private final Tally feed = new Tally();
     private final DemoStack stack;
     private final DemoReport report;
     private volatile boolean stopping;
 
     private OrderClients clients;
+    private FeedFollowers followers;
     private volatile long chaosDownNanos;
 
     private Demo(DemoOptions options, Path home, Console console) {
@@ -64,7 +67,7 @@ public final class Demo {
         this.work = home.resolve("outbox-demo/target/demo");
         this.console = console;
         this.stack = new DemoStack(options, work, console);
-        this.report = new DemoReport(console, options, work, http, kafka);
+        this.report = new DemoReport(console, options, work, http, kafka, feed);
     }
 
     public static void main(String[] args) {
@@ -103,6 +106,7 @@ public final class Demo {
             Files.createDirectories(work);
             logToFile();
             DemoReport.Result result = execute();
+            closeFollowers();
             stack.close();
             if (stopping) {
                 return 130;
@@ -142,6 +146,12 @@ public final class Demo {
         stack.startPayara(payaraJar, war, version);
         PayaraMicro payara = stack.payara();
         DemoDatabase database = stack.database();
+        if (options.feedClients() > 0) {
+            URI channel = URI.create(payara.baseUrl() + "/feeds/" + DemoStack.FEED_CHANNEL);
+            followers = FeedFollowers.connect(channel, options.feedClients(), feed);
+            console.line("  feed       " + options.feedClients() + " clients follow " + channel
+                    + " (Server-Sent Events): each order is published there too");
+        }
 
         console.line("Placing orders. Each POST /orders saves the order and publishes order.created to the webhook");
         console.line("and to Kafka in one transaction. Progress: orders placed | messages delivered per transport");
@@ -171,6 +181,7 @@ public final class Demo {
         if (chaos != null) {
             chaos.join();
         }
+        FeedFollowers.Outcome feedOutcome = followers == null ? null : followers.outcome(loadStart);
         long settleDeadline = Math.min(deadline, System.nanoTime() + SETTLE_TIMEOUT.toNanos());
         while (database.outboxByStatus().getOrDefault("PENDING", 0L) > 0 && System.nanoTime() < settleDeadline
                 && payara.isAlive()) {
@@ -182,7 +193,7 @@ public final class Demo {
         return new DemoReport.Result(placed.size(), clients.failed(), clients.firstFailure(), http.deliveredOf(placed),
                 kafka.deliveredOf(placed), counters, outbox, stack.kafkaReceiver().failure(), !payara.isAlive(),
                 clients.measuredFrom(), chaosDownNanos, stack.infrastructureNanos(), stack.payaraNanos(),
-                loadEnd - loadStart, deliveredEnd - loadEnd);
+                loadEnd - loadStart, deliveredEnd - loadEnd, feedOutcome);
     }
 
     private void show(DemoReport.Progress progress, boolean force) {
@@ -192,7 +203,8 @@ public final class Demo {
     }
 
     private boolean allDelivered(Set<String> placed) {
-        return http.deliveredOf(placed) == placed.size() && kafka.deliveredOf(placed) == placed.size();
+        return http.deliveredOf(placed) == placed.size() && kafka.deliveredOf(placed) == placed.size()
+                && (followers == null || followers.allReceived(placed.size()));
     }
 
     /** Stops the webhook receiver once a quarter of the orders are placed, and starts it again. */
@@ -246,6 +258,7 @@ public final class Demo {
             Logger.getLogger(Demo.class.getName()).log(Level.SEVERE, "demo failed", e);
         }
         console.line("demo: FAILED: " + message);
+        closeFollowers();
         if (stack.payara() != null) {
             console.line("demo: Payara's log: " + relative(work.resolve("payara.log")));
         }
@@ -257,6 +270,13 @@ public final class Demo {
         return 1;
     }
 
+    private void closeFollowers() {
+        FeedFollowers open = followers;
+        if (open != null) {
+            open.close();
+        }
+    }
+
     private void onInterrupt() {
         if (!stack.isRunning() || stopping) {
             return;
@@ -264,6 +284,7 @@ public final class Demo {
         stopping = true;
         console.endProgress();
         console.line("demo: interrupted; stopping everything it started");
+        closeFollowers();
         stack.close();
         console.line("demo: stopped");
     }

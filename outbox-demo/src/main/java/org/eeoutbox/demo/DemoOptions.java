@@ -17,10 +17,11 @@ import java.util.Optional;
  * @param timeout    how long to wait for the deliveries after the last order
  * @param rate       orders offered per second, at a fixed pace; 0 for as fast as the service answers
  * @param warmUp     orders placed first whose latency the summary leaves out
+ * @param feedClients clients following the order feed over Server-Sent Events; 0 for no feed
  * @param help       print the usage and exit
  */
 record DemoOptions(int orders, String database, Optional<String> dbUser, Optional<String> dbPassword, boolean chaos,
-        int clients, Duration timeout, int rate, int warmUp, boolean help) {
+        int clients, Duration timeout, int rate, int warmUp, int feedClients, boolean help) {
 
     static final String POSTGRESQL = "postgresql";
     static final String MYSQL = "mysql";
@@ -60,6 +61,7 @@ record DemoOptions(int orders, String database, Optional<String> dbUser, Optiona
         Duration timeout = Duration.ofMinutes(3);
         int rate = 0;
         int warmUp = 0;
+        int feedClients = 0;
         boolean help = false;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -78,7 +80,7 @@ record DemoOptions(int orders, String database, Optional<String> dbUser, Optiona
                     chaos = true;
                 }
                 case "--orders", "--clients", "--timeout", "--db", "--db-user", "--db-password", "--rate",
-                        "--warm-up" -> {
+                        "--warm-up", "--feed-clients" -> {
                     if (value == null) {
                         if (i + 1 >= args.length) {
                             throw new IllegalArgumentException(arg + " needs a value");
@@ -91,6 +93,7 @@ record DemoOptions(int orders, String database, Optional<String> dbUser, Optiona
                         case "--timeout" -> timeout = Duration.ofSeconds(integer(arg, value, 1, 86_400));
                         case "--rate" -> rate = integer(arg, value, 0, 10_000);
                         case "--warm-up" -> warmUp = integer(arg, value, 0, 1_000_000);
+                        case "--feed-clients" -> feedClients = integer(arg, value, 0, 200);
                         case "--db" -> database = database(value);
                         case "--db-user" -> dbUser = value;
                         default -> dbPassword = value;
@@ -114,7 +117,7 @@ record DemoOptions(int orders, String database, Optional<String> dbUser, Optiona
             }
         }
         return new DemoOptions(orders, database, Optional.ofNullable(dbUser), Optional.ofNullable(dbPassword), chaos,
-                clients, timeout, rate, warmUp, help);
+                clients, timeout, rate, warmUp, feedClients, help);
     }
 
     private static String database(String value) {

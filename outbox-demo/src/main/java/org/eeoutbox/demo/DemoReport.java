@@ -22,24 +22,31 @@ final class DemoReport {
     private final Path work;
     private final Tally http;
     private final Tally kafka;
+    private final Tally feed;
 
-    DemoReport(Console console, DemoOptions options, Path work, Tally http, Tally kafka) {
+    /** @param feed the feed clients' arrivals ({@link FeedFollowers}), empty without {@code --feed-clients} */
+    DemoReport(Console console, DemoOptions options, Path work, Tally http, Tally kafka, Tally feed) {
         this.console = console;
         this.options = options;
         this.work = work;
         this.http = http;
         this.kafka = kafka;
+        this.feed = feed;
     }
 
     /** What a run measured, for the summary. */
     record Result(int placed, int failedRequests, String firstFailure, int httpDelivered, int kafkaDelivered,
             Map<String, Double> counters, Map<String, Long> outbox, Throwable kafkaFailure, boolean payaraDied,
             Instant measuredFrom, long chaosDownNanos, long infrastructureNanos, long payaraNanos, long loadNanos,
-            long deliveryTailNanos) {
+            long deliveryTailNanos, FeedFollowers.Outcome feed) {
 
-        /** Every order placed, and each of its messages arrived at both receivers. */
+        /**
+         * Every order placed, each of its messages arrived at both receivers, and, with feed
+         * clients ({@code feed} not {@code null}), at every client in order.
+         */
         boolean complete() {
-            return failedRequests == 0 && httpDelivered == placed && kafkaDelivered == placed && kafkaFailure == null;
+            return failedRequests == 0 && httpDelivered == placed && kafkaDelivered == placed && kafkaFailure == null
+                    && (feed == null || feed.complete(placed));
         }
     }
 
@@ -99,9 +106,13 @@ final class DemoReport {
                 + (r.failedRequests() > 0 ? " (" + Console.count(r.failedRequests()) + " requests failed, first: "
                         + r.firstFailure() + ")" : ""));
         console.line("  messages published  " + Console.count(2L * r.placed()) + " order.created: "
-                + Console.count(r.placed()) + " to the webhook, " + Console.count(r.placed()) + " to Kafka");
+                + Console.count(r.placed()) + " to the webhook, " + Console.count(r.placed()) + " to Kafka"
+                + (r.feed() == null ? "" : "; and " + Console.count(r.placed()) + " to the feed"));
         console.line(deliveryLine("delivered over HTTP ", http, r.httpDelivered(), n, r.measuredFrom()));
         console.line(deliveryLine("delivered to Kafka  ", kafka, r.kafkaDelivered(), n, r.measuredFrom()));
+        if (r.feed() != null) {
+            console.line(feedLine(r.feed(), n, r.measuredFrom()));
+        }
         if (options.warmUp() > 0) {
             console.line("  latency             of the " + Console.count(n - options.warmUp())
                     + " orders after the warm-up: from the order's creation in its transaction to arrival");
@@ -154,6 +165,18 @@ final class DemoReport {
         return "  " + label + Console.count(delivered) + "/" + Console.count(expected) + ", duplicates "
                 + Console.count(tally.duplicates()) + ", " + latencies
                 + (other > 0 ? " (" + Console.count(other) + " messages of other orders)" : "");
+    }
+
+    private String feedLine(FeedFollowers.Outcome outcome, int expected, Instant measuredFrom) {
+        double[] latency = feed.latencyMillis(measuredFrom, 50, 95, 99);
+        String latencies = latency.length == 0 ? "no latency (nothing arrived)"
+                : String.format(Locale.ROOT, "latency p50 %s, p95 %s, p99 %s", millis(latency[0]), millis(latency[1]),
+                        millis(latency[2]));
+        String order = outcome.outOfOrder() == 0 ? "in order"
+                : Console.count(outcome.outOfOrder()) + " clients OUT OF ORDER, first: " + outcome.firstDisorder();
+        return "  feed clients        " + outcome.clients() + " received " + Console.count(outcome.fewest()) + "/"
+                + Console.count(expected) + " each (fewest), " + order + ", " + Console.count(outcome.received())
+                + " events in all at " + Console.count(Math.round(outcome.perSecond())) + "/s, " + latencies;
     }
 
     private static String millis(double value) {

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.eeoutbox.testkit.Dirs;
@@ -24,6 +25,13 @@ import org.eeoutbox.testkit.KafkaBroker;
  * stopped on the console.
  */
 final class DemoStack implements AutoCloseable {
+
+    /**
+     * The order feed's channel ({@code orders.feed.channel}) with {@code --feed-clients}: the
+     * clients read it from its first event, so a run on an external database that already holds
+     * a demo's feed entries must not reuse its name.
+     */
+    static final String FEED_CHANNEL = "orders-" + Long.toString(System.currentTimeMillis(), 36);
 
     /** The Kafka topic of the example's {@code orders.topic}, on the embedded broker. */
     static final String TOPIC = "orders";
@@ -106,8 +114,11 @@ final class DemoStack implements AutoCloseable {
      * @throws IOException   if the settings or Payara's files cannot be written
      */
     void startPayara(Path payaraJar, Path war, String version) throws DemoException, IOException, InterruptedException {
-        Path systemProperties = PayaraMicro.writeSystemProperties(
-                ServiceSettings.of(database, receiver.url(), broker.bootstrapServers(), topic),
+        Map<String, String> settings = ServiceSettings.of(database, receiver.url(), broker.bootstrapServers(), topic);
+        if (options.feedClients() > 0) {
+            settings.putAll(ServiceSettings.feed(FEED_CHANNEL));
+        }
+        Path systemProperties = PayaraMicro.writeSystemProperties(settings,
                 work.resolve("payara-system.properties"),
                 "./demo: Payara Micro --systemproperties (holds a database password)");
         Path payaraLog = work.resolve("payara.log");

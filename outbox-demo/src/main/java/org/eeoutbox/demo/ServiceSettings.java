@@ -45,4 +45,12 @@ public final class ServiceSettings {
         settings.put("outbox.processor.concurrency", "4");
         return settings;
     }
+
+    /**
+     * Returns the settings that publish each order to the feed {@code channel} too and serve it
+     * at {@code GET /feeds/<channel>} (the example's {@code OrderFeedAccess} lets anyone read it).
+     */
+    public static Map<String, String> feed(String channel) {
+        return Map.of("orders.feed.channel", channel, "outbox.feed.sse.enabled", "true");
+    }
 }

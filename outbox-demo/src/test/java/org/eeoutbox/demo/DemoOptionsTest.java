@@ -22,13 +22,14 @@ class DemoOptionsTest {
         assertEquals(Duration.ofMinutes(3), options.timeout());
         assertEquals(0, options.rate());
         assertEquals(0, options.warmUp());
+        assertEquals(0, options.feedClients());
     }
 
     @Test
     void optionsWithSeparateOrInlineValues() {
         DemoOptions options = DemoOptions.parse(
                 new String[] {"--orders", "500", "--db=mysql", "--chaos", "--clients=4", "--timeout", "60",
-                        "--rate", "500", "--warm-up=100"}, Map.of());
+                        "--rate", "500", "--warm-up=100", "--feed-clients", "50"}, Map.of());
         assertEquals(500, options.orders());
         assertEquals("mysql", options.databaseKind());
         assertTrue(options.chaos());
@@ -36,6 +37,7 @@ class DemoOptionsTest {
         assertEquals(Duration.ofSeconds(60), options.timeout());
         assertEquals(500, options.rate());
         assertEquals(100, options.warmUp());
+        assertEquals(50, options.feedClients());
     }
 
     @Test

@@ -9,17 +9,21 @@ import jakarta.transaction.Transactional;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Optional;
 import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eeoutbox.OutboxMessage;
 import org.eeoutbox.OutboxPublisher;
+import org.eeoutbox.feed.sse.FeedDelivery;
 import org.eeoutbox.http.HttpDelivery;
 import org.eeoutbox.kafka.KafkaDelivery;
 
 /**
  * Places orders: saves the order and publishes {@code order.created} to the webhook receiver and
  * to a Kafka topic, all in one JTA transaction. If anything fails, nothing is saved and nothing
- * is sent; once it commits, the outbox delivers both messages, retrying until they arrive.
+ * is sent; once it commits, the outbox delivers both messages, retrying until they arrive. With
+ * {@code orders.feed.channel} set, the order is also published to that feed channel, which
+ * browsers follow live ({@link OrderFeedAccess}).
  */
 @ApplicationScoped
 public class OrderService {
@@ -46,7 +50,14 @@ public class OrderService {
     @ConfigProperty(name = "orders.topic", defaultValue = "orders")
     String topic;
 
-    /** Saves a new order and publishes {@code order.created} twice (webhook, Kafka), atomically. */
+    @Inject
+    @ConfigProperty(name = OrderFeedAccess.CHANNEL_PROPERTY)
+    Optional<String> feedChannel;
+
+    /**
+     * Saves a new order and publishes {@code order.created} twice (webhook, Kafka), and to the
+     * order feed when there is one, atomically.
+     */
     @Transactional
     public Order place(NewOrder request) throws SQLException {
         Order order = new Order(UUID.randomUUID().toString(), request.customer(), request.amount(),
@@ -59,6 +70,8 @@ public class OrderService {
         outbox.publish(created, KafkaDelivery.topic(topic).key(order.id())
                 .header("event-type", ORDER_CREATED)
                 .build());
+        // Last: a feed channel takes one publishing transaction at a time, from here to the commit.
+        feedChannel.ifPresent(channel -> outbox.publish(created, FeedDelivery.to(channel)));
         return order;
     }
 
