@@ -157,10 +157,7 @@ final class DemoReport {
     }
 
     private static String deliveryLine(String label, Tally tally, int delivered, int expected, Instant measuredFrom) {
-        double[] latency = tally.latencyMillis(measuredFrom, 50, 95, 99);
-        String latencies = latency.length == 0 ? "no latency (nothing arrived)"
-                : String.format(Locale.ROOT, "latency p50 %s, p95 %s, p99 %s", millis(latency[0]), millis(latency[1]),
-                        millis(latency[2]));
+        String latencies = latencies(tally, measuredFrom);
         long other = tally.orders() - delivered;
         return "  " + label + Console.count(delivered) + "/" + Console.count(expected) + ", duplicates "
                 + Console.count(tally.duplicates()) + ", " + latencies
@@ -168,15 +165,20 @@ final class DemoReport {
     }
 
     private String feedLine(FeedFollowers.Outcome outcome, int expected, Instant measuredFrom) {
-        double[] latency = feed.latencyMillis(measuredFrom, 50, 95, 99);
-        String latencies = latency.length == 0 ? "no latency (nothing arrived)"
-                : String.format(Locale.ROOT, "latency p50 %s, p95 %s, p99 %s", millis(latency[0]), millis(latency[1]),
-                        millis(latency[2]));
         String order = outcome.outOfOrder() == 0 ? "in order"
                 : Console.count(outcome.outOfOrder()) + " clients OUT OF ORDER, first: " + outcome.firstDisorder();
         return "  feed clients        " + outcome.clients() + " received " + Console.count(outcome.fewest()) + "/"
                 + Console.count(expected) + " each (fewest), " + order + ", " + Console.count(outcome.received())
-                + " events in all at " + Console.count(Math.round(outcome.perSecond())) + "/s, " + latencies;
+                + " events in all at " + Console.count(Math.round(outcome.perSecond())) + "/s, "
+                + latencies(feed, measuredFrom);
+    }
+
+    /** The p50, p95 and p99 latency of {@code tally}'s first arrivals of orders created since {@code measuredFrom}. */
+    private static String latencies(Tally tally, Instant measuredFrom) {
+        double[] latency = tally.latencyMillis(measuredFrom, 50, 95, 99);
+        return latency.length == 0 ? "no latency (nothing arrived)"
+                : String.format(Locale.ROOT, "latency p50 %s, p95 %s, p99 %s", millis(latency[0]), millis(latency[1]),
+                        millis(latency[2]));
     }
 
     private static String millis(double value) {

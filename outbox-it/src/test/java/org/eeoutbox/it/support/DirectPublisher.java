@@ -36,9 +36,8 @@ public final class DirectPublisher {
     public static UUID publishDue(String path, String deduplicationKey) throws Exception {
         OutboxMessage message = new OutboxMessage("order.created", "{}");
         OutboxMessage keyed = deduplicationKey == null ? message : message.withDeduplicationKey(deduplicationKey);
-        DataSourceTransactions transactions = transactions();
-        OutboxPublisher publisher = publisher(transactions);
-        return transactions.inNewTransaction(() -> publisher.publish(keyed,
+        Direct direct = Direct.open();
+        return direct.transactions().inNewTransaction(() -> direct.publisher().publish(keyed,
                 HttpDelivery.to(Orders.RECEIVER).path(path).build()));
     }
 
@@ -48,24 +47,25 @@ public final class DirectPublisher {
      * {@code {"i":<number>,"pad":""}}, message type {@code tick}.
      */
     public static void publishToFeed(String channel, int from, int count) throws Exception {
-        DataSourceTransactions transactions = transactions();
-        OutboxPublisher publisher = publisher(transactions);
-        transactions.inNewTransaction(() -> {
+        Direct direct = Direct.open();
+        direct.transactions().inNewTransaction(() -> {
             for (int i = from; i < from + count; i++) {
-                publisher.publish(new OutboxMessage("tick", "{\"i\":" + i + ",\"pad\":\"\"}"),
+                direct.publisher().publish(new OutboxMessage("tick", "{\"i\":" + i + ",\"pad\":\"\"}"),
                         FeedDelivery.to(channel));
             }
             return null;
         });
     }
 
-    private static DataSourceTransactions transactions() {
-        return new DataSourceTransactions(ItEnvironment.database().dataSource());
-    }
+    /** A publisher over the run's database in local transactions, with feed entries complete at publish. */
+    private record Direct(DataSourceTransactions transactions, OutboxPublisher publisher) {
 
-    private static OutboxPublisher publisher(DataSourceTransactions transactions) throws Exception {
-        DataSource database = ItEnvironment.database().dataSource();
-        return new StoreOutboxPublisher(new JdbcOutboxStore(transactions, DatabaseCheck.forLocalTransactions(database,
-                true)), 1 << 20, Clock.systemUTC(), DeliveryTracing.NONE, Set.of(FeedStore.DELIVERY_TYPE));
+        static Direct open() throws Exception {
+            DataSource database = ItEnvironment.database().dataSource();
+            DataSourceTransactions transactions = new DataSourceTransactions(database);
+            return new Direct(transactions, new StoreOutboxPublisher(new JdbcOutboxStore(transactions,
+                    DatabaseCheck.forLocalTransactions(database, true)), 1 << 20, Clock.systemUTC(),
+                    DeliveryTracing.NONE, Set.of(FeedStore.DELIVERY_TYPE)));
+        }
     }
 }
