@@ -225,10 +225,9 @@ public final class JdbcOutboxStore implements OutboxStore {
     private <T> List<T> claimRows(Connection connection, Set<String> deliveryTypes, Instant now, int limit,
                                   String columns, RowMapper<T> mapper) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(dialect.claimSql(deliveryTypes.size(), columns,
-                headFailurePolicy))) {
+                headFailurePolicy, limit))) {
             dialect.setInstant(statement, 1, now);
-            int next = dialect.bindStrings(statement, 2, deliveryTypes);
-            statement.setInt(next, limit);
+            dialect.bindStrings(statement, 2, deliveryTypes);
             try (ResultSet resultSet = statement.executeQuery()) {
                 List<T> rows = new ArrayList<>(limit);
                 while (resultSet.next()) {

@@ -108,20 +108,14 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
     }
 
     @Override
-    String claimSql(int typeCount, String columns, HeadFailurePolicy policy) {
+    String claimTable() {
         // FORCE INDEX keeps the optimizer on (status, next_attempt_at, id), so the scan follows the
         // ORDER BY and SKIP LOCKED row-locks only the rows LIMIT returns. MySQL wants LIMIT before
         // FOR UPDATE. The pause table is read in the same statement (materialized once, probed per
         // row); a locking read does not lock the rows of a subquery. The head check stays a
         // dependent subquery under its OR (no antijoin whose rows the locking read would lock and
         // skip), served by outbox_ordering_idx (ordering_key, status, ordering_seq).
-        return """
-                SELECT %s
-                FROM outbox FORCE INDEX (outbox_claim_idx)
-                WHERE %s
-                ORDER BY next_attempt_at, id
-                LIMIT ?
-                FOR UPDATE SKIP LOCKED""".formatted(columns, claimablePredicate(typeCount, policy));
+        return "outbox FORCE INDEX (outbox_claim_idx)";
     }
 
     @Override

@@ -97,17 +97,11 @@ public final class PostgreSqlDialect extends SqlDialect {
     }
 
     @Override
-    String claimSql(int typeCount, String columns, HeadFailurePolicy policy) {
+    String claimTable() {
         // Served by the partial index outbox_claim_idx (next_attempt_at, id) WHERE status = 'PENDING'.
         // The pause table is read once per claim, as a hashed subplan probed per row: no extra
         // round trip, and the plan of the outbox scan stays as it was. FOR UPDATE locks no pause row.
-        return """
-                SELECT %s
-                FROM outbox
-                WHERE %s
-                ORDER BY next_attempt_at, id
-                LIMIT ?
-                FOR UPDATE SKIP LOCKED""".formatted(columns, claimablePredicate(typeCount, policy));
+        return "outbox";
     }
 
     @Override

@@ -1,8 +1,13 @@
 package org.eeoutbox.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -90,6 +95,34 @@ class PostgreSqlDataSourceTransactionsTest extends AbstractDataSourceTransaction
             }
             expected.addAll(List.of("BEGIN", "SELECT", "Sync", "COMMIT", "Sync"));
             assertEquals(expected, withSyncsLast(protocolEvents), "no SHOW: the connection is not asked again");
+        }
+    }
+
+    @Test
+    void everyClaimAfterTheFirstFewRunsOneCachedGenericPlan() throws SQLException {
+        try (OneConnectionDrain engine = new OneConnectionDrain(database(), "TRANSACTION_READ_COMMITTED")) {
+            engine.publish(2_000);
+            try (Connection connection = engine.pool().getConnection();
+                 Statement statement = connection.createStatement()) {
+                // The planner then knows it is a backlog: on a handful of rows any plan is cheap.
+                statement.execute("ANALYZE outbox");
+            }
+            assertEquals(2_000, engine.drain(20));
+
+            // 101 claims: pgJDBC names the statement on the server from its 5th use on
+            // (prepareThreshold), and the server plans the first 5 executions of a named statement
+            // for their parameters before it compares those plans with the generic one. With the
+            // limit bound as a parameter the generic plan of a backlog costs more, and every one of
+            // the 97 executions was planned anew.
+            try (Connection connection = engine.pool().getConnection();
+                 Statement statement = connection.createStatement();
+                 ResultSet plans = statement.executeQuery("SELECT generic_plans, custom_plans FROM pg_prepared_statements "
+                         + "WHERE statement LIKE '%FOR UPDATE SKIP LOCKED%'")) {
+                assertTrue(plans.next(), "the claim is a named statement on the server");
+                assertEquals(5, plans.getLong("custom_plans"), "planned for its parameters: the first five only");
+                assertEquals(92, plans.getLong("generic_plans"), "the rest reuse the generic plan");
+                assertFalse(plans.next(), "one claim statement");
+            }
         }
     }
 
