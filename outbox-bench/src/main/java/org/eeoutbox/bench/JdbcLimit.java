@@ -20,7 +20,7 @@ import java.util.concurrent.Executor;
  * The drain limit: a hand-written JDBC loop doing what the engine must do with a no-op transport,
  * and nothing else. Each worker holds one pooled connection (auto-commit off, READ COMMITTED) and
  * its prepared statements, and per batch issues the claim the engine issues (same WHERE, ORDER BY,
- * LIMIT and {@code FOR UPDATE SKIP LOCKED}, reading the columns a delivery needs), one set-based
+ * literal LIMIT and {@code FOR UPDATE SKIP LOCKED}, reading the columns a delivery needs), one set-based
  * status update ({@code id = ANY(?)} on PostgreSQL, {@code IN (…)} on MySQL) and the commit. Like
  * the engine, a worker stops at the first short batch.
  */
@@ -38,7 +38,7 @@ final class JdbcLimit {
             FROM outbox
             WHERE status = 'PENDING' AND next_attempt_at <= ? AND delivery_type = ANY (?)
             ORDER BY next_attempt_at, id
-            LIMIT ?
+            LIMIT %d
             FOR UPDATE SKIP LOCKED""";
     private static final String PG_UPDATE = """
             UPDATE outbox
@@ -49,7 +49,7 @@ final class JdbcLimit {
             FROM outbox FORCE INDEX (outbox_claim_idx)
             WHERE status = 'PENDING' AND next_attempt_at <= ? AND delivery_type IN (?)
             ORDER BY next_attempt_at, id
-            LIMIT ?
+            LIMIT %d
             FOR UPDATE SKIP LOCKED""";
     private static final String MYSQL_UPDATE = """
             UPDATE outbox
@@ -76,7 +76,7 @@ final class JdbcLimit {
         this.workers = workers;
         this.executor = executor;
         String columns = allColumns ? ALL_COLUMNS : NEEDED_COLUMNS;
-        this.claimSql = (db.isPostgresql() ? PG_CLAIM : MYSQL_CLAIM).formatted(columns);
+        this.claimSql = (db.isPostgresql() ? PG_CLAIM : MYSQL_CLAIM).formatted(columns, batchSize);
         this.columnCount = columns.split(",").length;
     }
 
@@ -104,7 +104,6 @@ final class JdbcLimit {
             } else {
                 claim.setString(2, deliveryType);
             }
-            claim.setInt(3, batchSize);
             int claimed;
             do {
                 setInstant(claim, 1, now());
