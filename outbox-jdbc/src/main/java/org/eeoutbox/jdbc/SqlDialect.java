@@ -250,8 +250,8 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
      *                processor always claims its batch size, so the text stays the same, and
      *                PostgreSQL can then run one cached generic plan. With {@code LIMIT ?} its
      *                generic plan assumes a tenth of the rows, costs more than any custom plan, and
-     *                every claim is planned anew (a fifth of a small batch's database time, measured
-     *                in BENCHMARKS.md "Statements per drain transaction").
+     *                every claim is planned anew (a quarter of a 10-row batch's time on the database,
+     *                BENCHMARKS.md "the claim planned once").
      * @throws IllegalArgumentException if {@code limit} is not positive
      */
     final String claimSql(int typeCount, String columns, HeadFailurePolicy policy, int limit) {
