@@ -54,6 +54,8 @@ public final class Bench {
               --http-client=C,...   the engine's HTTP clients, of: apache,jdk (default apache); the
                                     baseline is always the bare JDK client
               --http-latency=MS,... receiver latencies of the HTTP family (default 0,20; quick 0)
+              --http-max-in-flight=N the cap on HTTP requests in flight, engine and bare client (default 400:
+                                    a batch of 100 per worker, up to 4 workers)
               --kafka-rows=N        messages per Kafka round (default 50000; quick 10000)
               --publish-tx=N        business transactions per publish round (default 2000)
               --publish-workers=N,... threads running business transactions (default 1)
@@ -61,9 +63,7 @@ public final class Bench {
               --scale-rows=N        PENDING rows per scale round (default 10000)
               --warm-up=S           least seconds of unmeasured rounds before the first comparison of each
                                     family and database, at least 2 rounds per side (default 30; quick 5)
-              --diagnose            after each drain comparison, two more: the engine on the library's
-                                    DataSourceTransactions against the engine on a lean runner (no session
-                                    statements), and the limit reading the library claim's 13 columns
+              --diagnose            after each drain comparison: the limit reading the library claim's 13 columns
                                     against the 6 a delivery needs; on MySQL, the statements per transaction.
                                     Scale: VACUUM the PostgreSQL history table before each round
               --lease               drain and http: also the engine in lease mode against lock mode, per
@@ -73,7 +73,7 @@ public final class Bench {
     /** The options; see {@link #USAGE}. */
     record Options(boolean quick, List<String> families, List<String> databases, int rounds, int rows,
                    List<Integer> batchSizes, List<Integer> workers, int httpRows, List<Integer> httpLatencies,
-                   List<Integer> httpWorkers, List<HttpClientKind> httpClients, int kafkaRows,
+                   int httpMaxInFlight, List<Integer> httpWorkers, List<HttpClientKind> httpClients, int kafkaRows,
                    List<Integer> kafkaWorkers, int publishTransactions,
                    List<Integer> publishWorkers, int historyRows, int scaleRows, int warmUpSeconds,
                    boolean diagnose, boolean lease) {
@@ -98,6 +98,7 @@ public final class Bench {
                     numbers(given.remove("workers"), quick ? List.of(1) : List.of(1, 2, 4)),
                     number(given.remove("http-rows"), quick ? 1_000 : 5_000),
                     numbers(given.remove("http-latency"), quick ? List.of(0) : List.of(0, 20)),
+                    number(given.remove("http-max-in-flight"), 400),
                     quick ? List.of(1) : List.of(1, 4),
                     words(given.remove("http-client"), List.of("apache")).stream()
                             .map(word -> HttpClientKind.valueOf(word.toUpperCase(Locale.ROOT))).toList(),

@@ -312,7 +312,18 @@ final class BenchDatabase implements AutoCloseable {
     void requireDrained(String what) throws SQLException {
         long pending = countPending();
         if (pending != 0) {
-            throw new IllegalStateException(what + " left " + pending + " rows PENDING on " + label);
+            throw new IllegalStateException(what + " left " + pending + " rows PENDING on " + label
+                    + "; the most frequent error: " + mostFrequentError());
+        }
+    }
+
+    /** The commonest {@code last_error} among the rows, with its count; {@code "none"} if no row has one. */
+    private String mostFrequentError() throws SQLException {
+        try (Connection connection = admin.getConnection();
+             Statement statement = connection.createStatement();
+             ResultSet resultSet = statement.executeQuery("SELECT last_error, COUNT(*) FROM outbox "
+                     + "WHERE last_error IS NOT NULL GROUP BY last_error ORDER BY COUNT(*) DESC LIMIT 1")) {
+            return resultSet.next() ? resultSet.getString(1) + " (" + resultSet.getLong(2) + " rows)" : "none";
         }
     }
 

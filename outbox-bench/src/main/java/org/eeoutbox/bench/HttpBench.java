@@ -34,9 +34,10 @@ import org.eeoutbox.testkit.HttpReceiver;
  * same requests (method, body, headers) in batches of the same size, with the same workers and the
  * same cap on requests in flight.
  *
- * <p>The deliverer's {@code maxInFlight} is batch size × the most workers (400), so each worker
- * has its whole batch in flight, as the bare client does; the library's default of 32 would cap a
- * 20 ms receiver at 1,600 requests/s.
+ * <p>The deliverer's {@code maxInFlight} is {@code --http-max-in-flight}, by default batch size ×
+ * the most workers (400), so each worker has its whole batch in flight, as the bare client does; the
+ * library's default of 32 would cap a 20 ms receiver at 1,600 requests/s. Lease mode can keep two
+ * batches per worker in flight, which only a larger cap lets it use.
  *
  * <p>Then, at 0 ms and one worker, the engine whose requests are signed (Standard Webhooks) and
  * sent as binary-mode CloudEvents against the same engine with plain requests: what the extra
@@ -45,7 +46,6 @@ import org.eeoutbox.testkit.HttpReceiver;
 final class HttpBench {
 
     private static final int BATCH_SIZE = 100;
-    private static final int MAX_IN_FLIGHT = 400;
     private static final String SERVICE = "receiver";
     private static final String PATH = "/webhooks/orders";
     /** 32 bytes, as `openssl rand -base64 32` makes them. */
@@ -68,9 +68,11 @@ final class HttpBench {
                 HttpServiceOptions signedCloudEvents = new HttpServiceOptions(
                         WebhookSigner.of(List.of(SIGNING_SECRET)), CloudEvent.Mode.BINARY, CloudEvent.DEFAULT_SOURCE);
                 try (HttpMessageDeliverer deliverer = deliverer(client,
-                             HttpServiceResolver.of(Map.of(SERVICE, receiver.uri())), clientThreads);
+                             HttpServiceResolver.of(Map.of(SERVICE, receiver.uri())), clientThreads,
+                             options.httpMaxInFlight());
                      HttpMessageDeliverer dressed = deliverer(client, HttpServiceResolver.of(
-                             Map.of(SERVICE, receiver.uri()), Map.of(SERVICE, signedCloudEvents)), clientThreads)) {
+                             Map.of(SERVICE, receiver.uri()), Map.of(SERVICE, signedCloudEvents)), clientThreads,
+                             options.httpMaxInFlight())) {
                     run(runner, pg, options, executor, receiver, client, deliverer, dressed, clientThreads);
                 }
             }
@@ -80,9 +82,9 @@ final class HttpBench {
     }
 
     private static HttpMessageDeliverer deliverer(HttpClientKind client, HttpServiceResolver resolver,
-                                                  ExecutorService clientThreads) {
+                                                  ExecutorService clientThreads, int maxInFlight) {
         return new HttpMessageDeliverer(resolver, client, clientThreads, Bench.daemonThreads("bench-http-io"),
-                Clock.systemUTC(), HttpDelivererSettings.DEFAULT.withMaxInFlight(MAX_IN_FLIGHT), null);
+                Clock.systemUTC(), HttpDelivererSettings.DEFAULT.withMaxInFlight(maxInFlight), null);
     }
 
     /** One client's comparisons: against the bare JDK loop at each latency, then signed against plain. */
@@ -91,7 +93,7 @@ final class HttpBench {
                             HttpMessageDeliverer dressed, ExecutorService clientThreads) throws Exception {
         int rows = options.httpRows();
         String engineName = "engine(" + client.propertyValue() + ")";
-        BareClient bare = new BareClient(URI.create(receiver.url(PATH)), clientThreads);
+        BareClient bare = new BareClient(URI.create(receiver.url(PATH)), clientThreads, options.httpMaxInFlight());
         String metadata = HttpDelivery.to(SERVICE).path(PATH).build().metadataJson();
         Runner.Task seed = () -> {
             pg.truncate();
@@ -173,9 +175,10 @@ final class HttpBench {
 
         private final URI target;
         private final HttpClient client;
-        private final Semaphore permits = new Semaphore(MAX_IN_FLIGHT, true);
+        private final Semaphore permits;
 
-        BareClient(URI target, ExecutorService clientThreads) {
+        BareClient(URI target, ExecutorService clientThreads, int maxInFlight) {
+            this.permits = new Semaphore(maxInFlight, true);
             this.target = target;
             this.client = HttpClient.newBuilder()
                     .executor(clientThreads)
