@@ -54,7 +54,9 @@ public interface OutboxStore {
      * {@code FAILED} under {@link HeadFailurePolicy#BLOCK}. So at most one entry per key is in
      * flight, and a claim never returns two entries of one key.
      *
+     * @param limit the most entries to claim, {@code > 0}; a processor passes its batch size
      * @return the claimed entries, at most {@code limit}, ordered by due time then id
+     * @throws IllegalArgumentException if {@code limit} is not positive
      */
     List<OutboxEntry> claim(Set<String> deliveryTypes, Instant now, int limit);
 
@@ -78,6 +80,7 @@ public interface OutboxStore {
      * the JVM's) and one more attempt, counted now so that an entry whose delivery kills the JVM
      * still reaches its retry budget.
      *
+     * @param limit  the most entries to lease, {@code > 0}
      * @param owner  who holds the leases, for operators: an instance id, at most 255 characters
      * @param length how long the leases last, {@code > 0}
      * @return the leased entries with their tokens, at most {@code limit}, ordered by due time then

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eeoutbox.testkit.SseStream;
 import org.eeoutbox.testkit.SseStream.Event;
@@ -58,7 +59,7 @@ final class FeedFollowers implements AutoCloseable {
     }
 
     /** Returns the fewest events one client has received. */
-    long fewestReceived() {
+    private long fewestReceived() {
         return followers.stream().mapToLong(follower -> follower.received.get()).min().orElse(0);
     }
 
@@ -71,7 +72,7 @@ final class FeedFollowers implements AutoCloseable {
     Outcome outcome(long sinceNanos) {
         long received = followers.stream().mapToLong(follower -> follower.received.get()).sum();
         long outOfOrder = followers.stream().filter(follower -> follower.firstDisorder != null).count();
-        String firstDisorder = followers.stream().map(follower -> follower.firstDisorder).filter(d -> d != null)
+        String firstDisorder = followers.stream().map(follower -> follower.firstDisorder).filter(Objects::nonNull)
                 .findFirst().orElse(null);
         double seconds = Math.max(lastArrivalNanos.get() - sinceNanos, 1_000_000) / 1e9;
         return new Outcome(followers.size(), received, fewestReceived(), outOfOrder, firstDisorder,

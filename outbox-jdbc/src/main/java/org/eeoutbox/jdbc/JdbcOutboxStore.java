@@ -181,6 +181,7 @@ public final class JdbcOutboxStore implements OutboxStore {
      */
     @Override
     public List<OutboxEntry> claim(Set<String> deliveryTypes, Instant now, int limit) {
+        requirePositiveLimit(limit);
         if (deliveryTypes.isEmpty()) {
             return List.of();
         }
@@ -197,6 +198,7 @@ public final class JdbcOutboxStore implements OutboxStore {
     @Override
     public List<LeasedEntry> lease(Set<String> deliveryTypes, Instant now, int limit, String owner, Duration length) {
         Objects.requireNonNull(owner, "owner");
+        requirePositiveLimit(limit);
         if (length.isNegative() || length.isZero()) {
             throw new IllegalArgumentException("length must be > 0, got: " + length);
         }
@@ -219,6 +221,12 @@ public final class JdbcOutboxStore implements OutboxStore {
             }
             return leased;
         });
+    }
+
+    private static void requirePositiveLimit(int limit) {
+        if (limit <= 0) {
+            throw new IllegalArgumentException("limit must be > 0, got: " + limit);
+        }
     }
 
     /** Runs the claim of {@link SqlDialect#claimSql} reading {@code columns}; maps each row. */

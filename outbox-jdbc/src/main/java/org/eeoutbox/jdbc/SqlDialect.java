@@ -251,13 +251,9 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
      *                PostgreSQL can then run one cached generic plan. With {@code LIMIT ?} its
      *                generic plan assumes a tenth of the rows, costs more than any custom plan, and
      *                every claim is planned anew (a quarter of a 10-row batch's time on the database,
-     *                BENCHMARKS.md "the claim planned once").
-     * @throws IllegalArgumentException if {@code limit} is not positive
+     *                BENCHMARKS.md "the claim planned once"); {@code > 0}
      */
     final String claimSql(int typeCount, String columns, HeadFailurePolicy policy, int limit) {
-        if (limit <= 0) {
-            throw new IllegalArgumentException("limit must be > 0, got: " + limit);
-        }
         return """
                 SELECT %s
                 FROM %s

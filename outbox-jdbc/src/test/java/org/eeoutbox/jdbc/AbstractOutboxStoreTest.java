@@ -137,6 +137,17 @@ abstract class AbstractOutboxStoreTest {
     }
 
     @Test
+    final void aClaimOrLeaseOfNoRowsIsRefusedNamingTheLimit() {
+        Instant now = Instant.now();
+        IllegalArgumentException claim = assertThrows(IllegalArgumentException.class,
+                () -> tx(() -> store.claim(Set.of("http"), now, 0)));
+        assertEquals("limit must be > 0, got: 0", claim.getMessage());
+        IllegalArgumentException lease = assertThrows(IllegalArgumentException.class,
+                () -> tx(() -> store.lease(Set.of("http"), now, -1, "owner", Duration.ofMinutes(1))));
+        assertEquals("limit must be > 0, got: -1", lease.getMessage());
+    }
+
+    @Test
     final void claimSkipsDeliveredAndFailedEntries() {
         Instant now = Instant.now();
         UUID pending = insert("http", now.minusSeconds(1));
