@@ -94,10 +94,10 @@ public final class Bench {
             Options options = new Options(quick, families, databases,
                     number(given.remove("rounds"), quick ? 3 : 5),
                     number(given.remove("rows"), quick ? 10_000 : 50_000),
-                    numbers(given.remove("batch"), quick ? List.of(100) : List.of(10, 100, 500)),
-                    numbers(given.remove("workers"), quick ? List.of(1) : List.of(1, 2, 4)),
+                    numbers(given.remove("batch"), quick ? List.of(100) : List.of(10, 100, 500), 1),
+                    numbers(given.remove("workers"), quick ? List.of(1) : List.of(1, 2, 4), 1),
                     number(given.remove("http-rows"), quick ? 1_000 : 5_000),
-                    numbers(given.remove("http-latency"), quick ? List.of(0) : List.of(0, 20)),
+                    numbers(given.remove("http-latency"), quick ? List.of(0) : List.of(0, 20), 0),
                     number(given.remove("http-max-in-flight"), 400),
                     quick ? List.of(1) : List.of(1, 4),
                     words(given.remove("http-client"), List.of("apache")).stream()
@@ -105,7 +105,7 @@ public final class Bench {
                     number(given.remove("kafka-rows"), quick ? 10_000 : 50_000),
                     quick ? List.of(1) : List.of(1, 4),
                     number(given.remove("publish-tx"), 2_000),
-                    numbers(given.remove("publish-workers"), List.of(1)),
+                    numbers(given.remove("publish-workers"), List.of(1), 1),
                     number(given.remove("history-rows"), 1_000_000),
                     number(given.remove("scale-rows"), 10_000),
                     number(given.remove("warm-up"), quick ? 5 : 30),
@@ -134,19 +134,20 @@ public final class Bench {
         }
 
         private static int number(String value, int otherwise) {
-            if (value == null) {
-                return otherwise;
-            }
-            int number = Integer.parseInt(value.replace("_", ""));
-            if (number < 1) {
-                throw new IllegalArgumentException("Expected a positive number, got: " + value);
-            }
-            return number;
+            return value == null ? otherwise : atLeast(value, 1);
         }
 
-        private static List<Integer> numbers(String value, List<Integer> otherwise) {
+        private static List<Integer> numbers(String value, List<Integer> otherwise, int least) {
             return value == null ? otherwise
-                    : Arrays.stream(value.split(",")).map(word -> number(word.strip(), 0)).toList();
+                    : Arrays.stream(value.split(",")).map(word -> atLeast(word.strip(), least)).toList();
+        }
+
+        private static int atLeast(String value, int least) {
+            int number = Integer.parseInt(value.replace("_", ""));
+            if (number < least) {
+                throw new IllegalArgumentException("Expected a number of at least " + least + ", got: " + value);
+            }
+            return number;
         }
     }
 
