@@ -87,10 +87,20 @@ public final class Property<T> {
 
     /** One of {@code values}, compared without regard to case; parsed to its lower-case form. */
     public static Property<String> oneOf(String name, String defaultValue, List<String> values, String description) {
-        List<String> accepted = List.copyOf(values);
-        if (!accepted.contains(defaultValue)) {
-            throw new IllegalArgumentException(name + ": the default " + defaultValue + " is not one of " + accepted);
+        if (!values.contains(defaultValue)) {
+            throw new IllegalArgumentException(name + ": the default " + defaultValue + " is not one of " + values);
         }
+        return oneOfOrUnset(name, defaultValue, values, description);
+    }
+
+    /** As {@link #oneOf}, unset by default: {@link Configuration#find} tells whether it was set. */
+    public static Property<String> optionalOneOf(String name, List<String> values, String description) {
+        return oneOfOrUnset(name, null, values, description);
+    }
+
+    private static Property<String> oneOfOrUnset(String name, String defaultValue, List<String> values,
+                                                 String description) {
+        List<String> accepted = List.copyOf(values);
         return new Property<>(name, description, "one of " + String.join(", ", accepted), defaultValue, defaultValue,
                 false, raw -> Optional.of(raw.toLowerCase(Locale.ROOT)).filter(accepted::contains));
     }

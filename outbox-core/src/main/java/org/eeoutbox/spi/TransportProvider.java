@@ -59,6 +59,17 @@ public interface TransportProvider {
     }
 
     /**
+     * Returns whether this transport's entries are claimed in lease mode when neither
+     * {@code outbox.processor.claim-mode.<deliveryType>} nor {@code outbox.processor.claim-mode} is
+     * set: {@code true} for a transport whose deliveries wait on remote receivers (HTTP), which then
+     * holds no transaction or connection while they answer; {@code false} (lock mode, the default)
+     * for one whose batches complete in milliseconds. See docs/leases.md.
+     */
+    default boolean leasedByDefault() {
+        return false;
+    }
+
+    /**
      * Returns how long the purger keeps this transport's {@code DELIVERED} entries, counted from
      * their delivery, instead of {@code outbox.purge.retention}; empty (the default) for the common
      * retention. Read after {@link #check} found no problem.

@@ -131,10 +131,8 @@ class FaultsIT {
         int orders = rig.scaled(15_000, 300);
         try (Run run = new Run(rig, "three-instances", 3)) {
             // Both claim modes on one table (issue 16): the first instance claims webhooks with
-            // row locks, the other two with leases; each must skip what the others hold.
-            for (int i = 1; i < 3; i++) {
-                run.settings(i).put("outbox.processor.claim-mode.http", "lease");
-            }
+            // row locks, the other two with leases (their default); each must skip what the others hold.
+            run.settings(0).put("outbox.processor.claim-mode.http", "lock");
             // One instance creates the tables; the others start once they exist.
             run.startAndAwait(0);
             List<PayaraMicro> others = List.of(run.start(1), run.start(2));

@@ -163,7 +163,7 @@ final class OutboxAssembly {
         modes.byType().keySet().stream().filter(type -> !types.contains(type)).forEach(type ->
                 problems.add(OutboxSettings.CLAIM_MODE.name() + "." + type + " names delivery type '" + type
                         + "', which no transport or deliverer handles; the delivery types are " + new TreeSet<>(types)));
-        Set<String> leased = modes.leased(types);
+        Set<String> leased = modes.leased(types, transports.leasedByDefault());
         for (MessageDeliverer deliverer : deliverers) {
             String type = deliverer.deliveryType();
             boolean lease = leased.contains(type);

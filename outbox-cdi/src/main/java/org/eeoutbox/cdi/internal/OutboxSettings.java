@@ -135,10 +135,11 @@ public record OutboxSettings(
     static final Property<Duration> TRANSACTION_TIMEOUT = Property.duration("outbox.processor.transaction-timeout",
             Duration.ofSeconds(120), SECOND, null,
             "The JTA timeout of each batch; must exceed the longest batch the transports allow.");
-    static final Property<String> CLAIM_MODE = Property.oneOf("outbox.processor.claim-mode", ClaimModes.LOCK,
+    static final Property<String> CLAIM_MODE = Property.optionalOneOf("outbox.processor.claim-mode",
             List.of(ClaimModes.LOCK, ClaimModes.LEASE),
             "How delivery types without their own claim-mode are claimed: lock (claim, delivery and update in one "
-                    + "transaction) or lease (a short claim, delivery with no transaction open, a fenced update); "
+                    + "transaction) or lease (a short claim, delivery with no transaction open, a fenced update). "
+                    + "Unset, each transport's default: lease for http, lock for kafka and your own deliverers; "
                     + "see docs/leases.md.");
     static final Property<String> CLAIM_MODE_BY_TYPE = Property.text("outbox.processor.claim-mode.<delivery-type>",
             null, "lock or lease", "The claim mode of one delivery type (http, kafka or your own), overriding "
@@ -224,7 +225,7 @@ public record OutboxSettings(
                         configuration.get(PURGE_BATCH),
                         PurgerSettings.DEFAULT.timeBudget()), configuration.find(MAX_PENDING_AGE).orElse(null),
                 HeadFailurePolicy.valueOf(configuration.get(ON_HEAD_FAILURE).toUpperCase(Locale.ROOT)),
-                new ClaimModes(configuration.get(CLAIM_MODE), claimModesByType(configuration), configuration.get(LEASE)));
+                new ClaimModes(configuration.find(CLAIM_MODE).orElse(null), claimModesByType(configuration), configuration.get(LEASE)));
         return configuration.problems().size() == problemsBefore ? Optional.of(settings)
                 : Optional.empty();
     }

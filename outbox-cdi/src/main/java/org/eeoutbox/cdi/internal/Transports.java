@@ -47,6 +47,12 @@ public final class Transports {
                 .collect(Collectors.toUnmodifiableSet());
     }
 
+    /** Returns the delivery types claimed in lease mode unless configured otherwise. */
+    Set<String> leasedByDefault() {
+        return providers.stream().filter(TransportProvider::leasedByDefault).map(TransportProvider::deliveryType)
+                .collect(Collectors.toUnmodifiableSet());
+    }
+
     /** Returns the delivery types with a retention of their own for delivered entries, with that retention. */
     Map<String, Duration> deliveredRetentions(Configuration configuration) {
         Map<String, Duration> retentions = new HashMap<>();

@@ -134,11 +134,26 @@ class OutboxAssemblyTest {
     @Test
     void aTransactionTimeoutShorterThanAnHttpBatchFailsNamingTheProperty() {
         properties.put("outbox.processor.transaction-timeout", "5s");
+        properties.put("outbox.processor.claim-mode.http", "lock");
 
         OutboxConfigurationException e = assertThrows(OutboxConfigurationException.class, this::build);
 
         assertTrue(e.getMessage().contains("outbox.processor.transaction-timeout=PT5S is too short: a batch of 100 "
                 + "'http' deliveries may take up to"), e.getMessage());
+    }
+
+    @Test
+    void webhooksAreLeasedUnlessAClaimModeSaysOtherwise() {
+        properties.put("outbox.processor.transaction-timeout", "5s");
+        assertTrue(build().processor().isPresent(), "the http transport leases by default: the JTA timeout does "
+                + "not bound its batches");
+
+        components.stop();
+        components = null;
+        properties.put("outbox.processor.claim-mode", "lock");
+        OutboxConfigurationException e = assertThrows(OutboxConfigurationException.class, this::build);
+        assertTrue(e.getMessage().contains("outbox.processor.transaction-timeout=PT5S is too short: a batch of 100 "
+                + "'http' deliveries may take up to PT15S (claim mode lock)"), e.getMessage());
     }
 
     @Test

@@ -117,17 +117,21 @@ class OutboxSettingsTest {
     }
 
     @Test
-    void claimModesDefaultToLockAndAreSetGloballyOrPerDeliveryType() {
+    void claimModesDefaultToTheTransportsAndAreSetGloballyOrPerDeliveryType() {
         ClaimModes defaults = read().claimModes();
-        assertEquals(Set.of(), defaults.leased(List.of("http", "kafka")));
+        assertEquals(Set.of("http"), defaults.leased(List.of("http", "kafka", "sms"), Set.of("http")));
         assertEquals(Duration.ofMinutes(2), defaults.lease());
+
+        properties.put("outbox.processor.claim-mode", "lock");
+        assertEquals(Set.of(), read().claimModes().leased(List.of("http", "kafka"), Set.of("http")),
+                "a mode for every type overrides the transports' defaults");
 
         properties.put("outbox.processor.claim-mode", "lease");
         properties.put("outbox.processor.claim-mode.kafka", "LOCK");
         properties.put("outbox.processor.lease", "90s");
         ClaimModes modes = read().claimModes();
 
-        assertEquals(Set.of("http", "sms"), modes.leased(List.of("http", "kafka", "sms")));
+        assertEquals(Set.of("http", "sms"), modes.leased(List.of("http", "kafka", "sms"), Set.of()));
         assertEquals(Duration.ofSeconds(90), modes.lease());
     }
 

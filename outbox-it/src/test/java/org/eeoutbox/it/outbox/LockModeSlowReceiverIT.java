@@ -1,5 +1,7 @@
 package org.eeoutbox.it.outbox;
 
+import java.util.HashMap;
+import java.util.Map;
 import org.eeoutbox.it.app.TestApps;
 import org.eeoutbox.it.support.FailedDeployment;
 import org.jboss.arquillian.container.test.api.Deployer;
@@ -12,9 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The configuration {@link LeaseModeIT} delivers with in lease mode is refused in lock mode, where
- * each batch's deliveries run inside its transaction: the deployment fails naming the timeout and
- * the fix.
+ * The configuration {@link LeaseModeIT} delivers with in lease mode is refused with webhooks in
+ * lock mode (chosen explicitly: lease is their default), where each batch's deliveries run inside
+ * its transaction: the deployment fails naming the timeout and the fix.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -24,7 +26,9 @@ class LockModeSlowReceiverIT {
 
     @Deployment(name = NAME, managed = false)
     static WebArchive deployment() {
-        return TestApps.war(NAME, LeaseModeIT.SLOW_RECEIVER);
+        Map<String, String> properties = new HashMap<>(LeaseModeIT.SLOW_RECEIVER);
+        properties.put("outbox.processor.claim-mode.http", "lock");
+        return TestApps.war(NAME, properties);
     }
 
     @ArquillianResource

@@ -13,8 +13,8 @@ import java.time.Duration;
  *                       {@code [1 ms, 10 min]}; default 10 s
  * @param maxInFlight    the most requests the deliverer has open at once, across all callers,
  *                       in {@code [1, 1024]}; default {@value #DEFAULT_MAX_IN_FLIGHT}. It caps the
- *                       deliverer's rate at {@code maxInFlight / latency} (128 requests at 20 ms:
- *                       6,400/s) and, over HTTP/1.1, the connections it opens to one receiver
+ *                       deliverer's rate at {@code maxInFlight / latency} (256 requests at 20 ms:
+ *                       12,800/s) and, over HTTP/1.1, the connections it opens to one receiver
  */
 public record HttpDelivererSettings(Duration connectTimeout, Duration requestTimeout, int maxInFlight) {
 
@@ -28,11 +28,12 @@ public record HttpDelivererSettings(Duration connectTimeout, Duration requestTim
     public static final int MAX_IN_FLIGHT = 1024;
 
     /**
-     * The default cap on requests in flight, {@value}: above the processor's default batch size
-     * (100), so that a default batch goes out in one wave and takes at most one
-     * {@link #attemptTimeout()}.
+     * The default cap on requests in flight, {@value}: above twice the processor's default batch
+     * size (100), so that a default batch goes out in one wave and takes at most one
+     * {@link #attemptTimeout()}, and in lease mode (the default for webhooks) a worker's next batch
+     * goes out while its previous one is still in flight.
      */
-    public static final int DEFAULT_MAX_IN_FLIGHT = 128;
+    public static final int DEFAULT_MAX_IN_FLIGHT = 256;
 
     /** Connect timeout 5 s, request timeout 10 s, {@value #DEFAULT_MAX_IN_FLIGHT} requests in flight. */
     public static final HttpDelivererSettings DEFAULT =

@@ -68,6 +68,16 @@ public final class HttpTransportProvider implements TransportProvider {
         return HttpDelivery.DELIVERY_TYPE;
     }
 
+    /**
+     * Leases: a webhook batch waits on receivers for milliseconds to seconds, which lease mode
+     * spends with no transaction or connection held and with the next batch already in flight
+     * (BENCHMARKS.md, "the default claim mode of webhooks").
+     */
+    @Override
+    public boolean leasedByDefault() {
+        return true;
+    }
+
     @Override
     public List<Property<?>> properties() {
         return List.of(CLIENT, CONNECT_TIMEOUT, REQUEST_TIMEOUT, MAX_IN_FLIGHT, SERVICE_URL, SIGNING_SECRET,

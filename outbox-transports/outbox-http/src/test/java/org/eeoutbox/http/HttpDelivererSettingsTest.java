@@ -12,7 +12,7 @@ class HttpDelivererSettingsTest {
     void defaultsAreFiveSecondsTenSecondsAnd128() {
         assertEquals(Duration.ofSeconds(5), HttpDelivererSettings.DEFAULT.connectTimeout());
         assertEquals(Duration.ofSeconds(10), HttpDelivererSettings.DEFAULT.requestTimeout());
-        assertEquals(128, HttpDelivererSettings.DEFAULT.maxInFlight());
+        assertEquals(256, HttpDelivererSettings.DEFAULT.maxInFlight());
         assertEquals(Duration.ofSeconds(15), HttpDelivererSettings.DEFAULT.attemptTimeout());
     }
 
