@@ -225,7 +225,8 @@ public record OutboxSettings(
                         configuration.get(PURGE_BATCH),
                         PurgerSettings.DEFAULT.timeBudget()), configuration.find(MAX_PENDING_AGE).orElse(null),
                 HeadFailurePolicy.valueOf(configuration.get(ON_HEAD_FAILURE).toUpperCase(Locale.ROOT)),
-                new ClaimModes(configuration.find(CLAIM_MODE).orElse(null), claimModesByType(configuration), configuration.get(LEASE)));
+                new ClaimModes(configuration.find(CLAIM_MODE).orElse(null), claimModesByType(configuration),
+                        configuration.get(LEASE)));
         return configuration.problems().size() == problemsBefore ? Optional.of(settings)
                 : Optional.empty();
     }

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.function.Predicate;
 import org.eeoutbox.DeliveryResult;
@@ -59,6 +60,17 @@ class TransportsTest {
 
         assertEquals(1, configuration.problems().size());
         assertTrue(configuration.problems().get(0).startsWith("outbox.sms.timeout=2m is invalid"));
+    }
+
+    @Test
+    void onlyTheTransportsThatSaySoAreLeasedByDefault() {
+        Transports transports = Transports.load(getClass().getClassLoader());
+
+        assertTrue(transports.deliveryTypes().containsAll(List.of("http", "kafka")),
+                transports.deliveryTypes().toString());
+        assertEquals(Set.of("http"), transports.leasedByDefault(), "webhooks wait on receivers; Kafka and the rest lock");
+        assertEquals(Set.of(), new Transports(List.of(new SmsTransportProvider())).leasedByDefault(),
+                "a transport that does not choose is locked");
     }
 
     /** This module's tests run without the optional Apache HttpClient jar, as an application may. */
