@@ -65,6 +65,8 @@ public final class Bench {
                                     family and database, at least 2 rounds per side (default 30; quick 5)
               --diagnose            after each drain comparison: the limit reading the library claim's 13 columns
                                     against the 6 a delivery needs; on MySQL, the statements per transaction.
+                                    HTTP: signing alone and CloudEvents alone against plain requests, and
+                                    plain requests padded with as many header bytes as both add.
                                     Scale: VACUUM the PostgreSQL history table before each round
               --lease               drain and http: also the engine in lease mode against lock mode, per
                                     configuration (issue 16)

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -128,7 +129,53 @@ final class HttpBench {
                     "plain", Runner.Side.of(seed, () -> plain.drain(rows)), new Runner.Target(0.95, 0), true);
             pg.requireDrained("The HTTP engine");
             requireWholeRounds(receiver.received() - before, rows, 2L * (options.rounds() + Runner.WARM_UP_ROUNDS));
+            if (options.diagnose()) {
+                diagnoseDressing(runner, pg, executor, receiver, client, clientThreads, options, plain, seed);
+            }
         }
+    }
+
+    /**
+     * Where the cost of signed CloudEvents goes: signing alone and binary CloudEvents alone against
+     * plain requests, and plain requests carrying the same headers' bytes as the delivery's own
+     * (names and values of the same lengths, no HMAC, no attributes computed): a gap the padded
+     * side shares is the bytes' cost (client, receiver and network), not the computation's.
+     */
+    private static void diagnoseDressing(Runner runner, BenchDatabase pg, ExecutorService executor,
+                                         HttpReceiver receiver, HttpClientKind client, ExecutorService clientThreads,
+                                         Bench.Options options, Engine plain, Runner.Task seed) throws Exception {
+        int rows = options.httpRows();
+        String config = pg.label() + " latency=0ms workers=1 " + client.propertyValue();
+        Map<String, HttpServiceOptions> variants = new LinkedHashMap<>();
+        variants.put("signed", new HttpServiceOptions(WebhookSigner.of(List.of(SIGNING_SECRET)), null, null));
+        variants.put("cloudevents", new HttpServiceOptions(null, CloudEvent.Mode.BINARY, CloudEvent.DEFAULT_SOURCE));
+        for (Map.Entry<String, HttpServiceOptions> variant : variants.entrySet()) {
+            try (HttpMessageDeliverer deliverer = deliverer(client, HttpServiceResolver.of(
+                    Map.of(SERVICE, receiver.uri()), Map.of(SERVICE, variant.getValue())), clientThreads,
+                    options.httpMaxInFlight())) {
+                Engine dressed = new Engine(pg, deliverer, BATCH_SIZE, 1, executor);
+                runner.compare("http", config + " " + variant.getKey(), variant.getKey(),
+                        Runner.Side.of(seed, () -> dressed.drain(rows)), "plain",
+                        Runner.Side.of(seed, () -> plain.drain(rows)), null, true);
+                pg.requireDrained("The HTTP engine");
+            }
+        }
+        // The headers signed binary CloudEvents add (ce-specversion to ce-time, then webhook-id,
+        // -timestamp and -signature), as the lengths of their names and values.
+        HttpDelivery.Builder padded = HttpDelivery.to(SERVICE).path(PATH);
+        int[][] lengths = {{14, 3}, {5, 36}, {9, 12}, {7, 11}, {7, 27}, {10, 36}, {17, 10}, {17, 47}};
+        for (int i = 0; i < lengths.length; i++) {
+            padded.header("x" + i + "p".repeat(lengths[i][0] - 2), "v".repeat(lengths[i][1]));
+        }
+        String paddedMetadata = padded.build().metadataJson();
+        Runner.Task paddedSeed = () -> {
+            pg.truncate();
+            pg.seedPending(rows, HttpDelivery.DELIVERY_TYPE, paddedMetadata);
+            pg.analyze();
+        };
+        runner.compare("http", config + " same header bytes", "padded", Runner.Side.of(paddedSeed,
+                () -> plain.drain(rows)), "plain", Runner.Side.of(seed, () -> plain.drain(rows)), null, true);
+        pg.requireDrained("The HTTP engine");
     }
 
     /**
