@@ -34,8 +34,15 @@ record ClaimModes(String defaultMode, Map<String, String> byType, Duration lease
      * @param leasedByDefault the delivery types whose transport leases when nothing is configured
      */
     Set<String> leased(Collection<String> deliveryTypes, Set<String> leasedByDefault) {
-        return deliveryTypes.stream().filter(type -> LEASE.equals(byType.getOrDefault(type,
-                        defaultMode != null ? defaultMode : leasedByDefault.contains(type) ? LEASE : LOCK)))
+        return deliveryTypes.stream().filter(type -> LEASE.equals(modeOf(type, leasedByDefault)))
                 .collect(Collectors.toUnmodifiableSet());
+    }
+
+    private String modeOf(String deliveryType, Set<String> leasedByDefault) {
+        String configured = byType.getOrDefault(deliveryType, defaultMode);
+        if (configured != null) {
+            return configured;
+        }
+        return leasedByDefault.contains(deliveryType) ? LEASE : LOCK;
     }
 }
