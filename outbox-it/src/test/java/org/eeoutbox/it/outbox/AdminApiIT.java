@@ -220,10 +220,19 @@ class AdminApiIT {
 
     private void assertHealth(String kind, int status, String outboxStatus) throws Exception {
         Answer answer = health(kind);
-        assertEquals(status, answer.status(), answer.body());
+        assertEquals(status, answer.status(), () -> answer.body() + "; the newest pending entries: " + pending());
         JsonObject outbox = answer.json().getJsonArray("checks").stream().map(check -> check.asJsonObject())
                 .filter(check -> check.getString("name").equals("outbox")).findFirst().orElseThrow();
         assertEquals(outboxStatus, outbox.getString("status"), outbox.toString());
+    }
+
+    /** What readiness saw, when it is not what a test expected: the newest pending entries. */
+    private String pending() {
+        try {
+            return call("GET", "entries?status=PENDING&size=5", "viewer").body();
+        } catch (Exception e) {
+            return "(not listed: " + e + ")";
+        }
     }
 
     private Answer health(String kind) throws Exception {
