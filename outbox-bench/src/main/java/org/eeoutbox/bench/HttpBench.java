@@ -68,11 +68,9 @@ final class HttpBench {
             for (HttpClientKind client : options.httpClients()) {
                 HttpServiceOptions signedCloudEvents = new HttpServiceOptions(
                         WebhookSigner.of(List.of(SIGNING_SECRET)), CloudEvent.Mode.BINARY, CloudEvent.DEFAULT_SOURCE);
-                try (HttpMessageDeliverer deliverer = deliverer(client,
-                             HttpServiceResolver.of(Map.of(SERVICE, receiver.uri())), clientThreads,
-                             options.httpMaxInFlight());
-                     HttpMessageDeliverer dressed = deliverer(client, HttpServiceResolver.of(
-                             Map.of(SERVICE, receiver.uri()), Map.of(SERVICE, signedCloudEvents)), clientThreads,
+                try (HttpMessageDeliverer deliverer = deliverer(client, receiver, HttpServiceOptions.PLAIN,
+                             clientThreads, options.httpMaxInFlight());
+                     HttpMessageDeliverer dressed = deliverer(client, receiver, signedCloudEvents, clientThreads,
                              options.httpMaxInFlight())) {
                     run(runner, pg, options, executor, receiver, client, deliverer, dressed, clientThreads);
                 }
@@ -82,8 +80,12 @@ final class HttpBench {
         }
     }
 
-    private static HttpMessageDeliverer deliverer(HttpClientKind client, HttpServiceResolver resolver,
-                                                  ExecutorService clientThreads, int maxInFlight) {
+    /** A deliverer of {@link #SERVICE}, the receiver, whose requests {@code serviceOptions} dress. */
+    private static HttpMessageDeliverer deliverer(HttpClientKind client, HttpReceiver receiver,
+                                                  HttpServiceOptions serviceOptions, ExecutorService clientThreads,
+                                                  int maxInFlight) {
+        HttpServiceResolver resolver = HttpServiceResolver.of(Map.of(SERVICE, receiver.uri()),
+                Map.of(SERVICE, serviceOptions));
         return new HttpMessageDeliverer(resolver, client, clientThreads, Bench.daemonThreads("bench-http-io"),
                 Clock.systemUTC(), HttpDelivererSettings.DEFAULT.withMaxInFlight(maxInFlight), null);
     }
@@ -96,11 +98,7 @@ final class HttpBench {
         String engineName = "engine(" + client.propertyValue() + ")";
         BareClient bare = new BareClient(URI.create(receiver.url(PATH)), clientThreads, options.httpMaxInFlight());
         String metadata = HttpDelivery.to(SERVICE).path(PATH).build().metadataJson();
-        Runner.Task seed = () -> {
-            pg.truncate();
-            pg.seedPending(rows, HttpDelivery.DELIVERY_TYPE, metadata);
-            pg.analyze();
-        };
+        Runner.Task seed = seed(pg, rows, metadata);
         for (int latency : options.httpLatencies()) {
             for (int workers : options.httpWorkers()) {
                 receiver.latency(Duration.ofMillis(latency));
@@ -150,8 +148,7 @@ final class HttpBench {
         variants.put("signed", new HttpServiceOptions(WebhookSigner.of(List.of(SIGNING_SECRET)), null, null));
         variants.put("cloudevents", new HttpServiceOptions(null, CloudEvent.Mode.BINARY, CloudEvent.DEFAULT_SOURCE));
         for (Map.Entry<String, HttpServiceOptions> variant : variants.entrySet()) {
-            try (HttpMessageDeliverer deliverer = deliverer(client, HttpServiceResolver.of(
-                    Map.of(SERVICE, receiver.uri()), Map.of(SERVICE, variant.getValue())), clientThreads,
+            try (HttpMessageDeliverer deliverer = deliverer(client, receiver, variant.getValue(), clientThreads,
                     options.httpMaxInFlight())) {
                 Engine dressed = new Engine(pg, deliverer, BATCH_SIZE, 1, executor);
                 runner.compare("http", config + " " + variant.getKey(), variant.getKey(),
@@ -167,15 +164,19 @@ final class HttpBench {
         for (int i = 0; i < lengths.length; i++) {
             padded.header("x" + i + "p".repeat(lengths[i][0] - 2), "v".repeat(lengths[i][1]));
         }
-        String paddedMetadata = padded.build().metadataJson();
-        Runner.Task paddedSeed = () -> {
-            pg.truncate();
-            pg.seedPending(rows, HttpDelivery.DELIVERY_TYPE, paddedMetadata);
-            pg.analyze();
-        };
-        runner.compare("http", config + " same header bytes", "padded", Runner.Side.of(paddedSeed,
+        runner.compare("http", config + " same header bytes", "padded", Runner.Side.of(
+                seed(pg, rows, padded.build().metadataJson()),
                 () -> plain.drain(rows)), "plain", Runner.Side.of(seed, () -> plain.drain(rows)), null, true);
         pg.requireDrained("The HTTP engine");
+    }
+
+    /** Empties the table and fills it with {@code rows} due webhook entries of the given metadata. */
+    private static Runner.Task seed(BenchDatabase pg, int rows, String metadataJson) {
+        return () -> {
+            pg.truncate();
+            pg.seedPending(rows, HttpDelivery.DELIVERY_TYPE, metadataJson);
+            pg.analyze();
+        };
     }
 
     /**
