@@ -247,7 +247,10 @@ public final class Bench {
         out.println(lastLine(runner.results()));
     }
 
-    /** The summary as a Markdown table, ready for BENCHMARKS.md. */
+    /**
+     * The summary as a Markdown table, ready for BENCHMARKS.md. CPU per message: this JVM less the
+     * HTTP receiver, plus the databases, plus the receiver where one ran ({@link Runner.Cpu}).
+     */
     static void printSummary(List<Runner.Comparison> results, PrintStream out) {
         out.println();
         out.println("| family | configuration | subject/s | baseline/s | ratio | target | | CPU µs/msg subject | CPU µs/msg baseline |");

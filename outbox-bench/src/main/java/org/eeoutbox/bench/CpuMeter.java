@@ -2,6 +2,8 @@ package org.eeoutbox.bench;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,24 +20,46 @@ import java.util.Set;
  * a process (PostgreSQL's backends), read from {@code /proc}; other servers on the machine, such as
  * another build's, are left out. The server figure has the resolution of the kernel's clock tick
  * (10 ms); it is 0 where {@code /proc} is missing.
+ *
+ * <p>The in-JVM HTTP receiver's share of this JVM's time is read apart: the threads named
+ * {@value #RECEIVER_THREADS}{@code *} (its handlers and delays) and the JDK server's
+ * {@value #RECEIVER_DISPATCHER}. A real receiver runs elsewhere, and the JDK server reads request
+ * headers one byte at a time, so its time would otherwise be charged to the sender's headers.
  */
 final class CpuMeter {
 
-    /** A reading; nanoseconds of CPU. */
-    record Reading(long jvmNanos, long databaseNanos) {
+    /** A reading; nanoseconds of CPU: this whole JVM, the receiver's threads in it, the databases. */
+    record Reading(long jvmNanos, long receiverNanos, long databaseNanos) {
     }
+
+    /** The name prefix of the bench receiver's threads (its {@code HttpReceiver} name). */
+    static final String RECEIVER_THREADS = "bench-receiver";
+    private static final String RECEIVER_DISPATCHER = "HTTP-Dispatcher";
 
     private static final Set<String> DATABASE_COMMANDS = Set.of("postgres", "mysqld", "mariadbd");
     private static final long NANOS_PER_TICK = 10_000_000L; // USER_HZ is 100 on Linux
     private static final String TMP_DIR = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().toString();
     private static final com.sun.management.OperatingSystemMXBean OS =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private CpuMeter() {
     }
 
     static Reading read() {
-        return new Reading(OS.getProcessCpuTime(), databaseNanos());
+        return new Reading(OS.getProcessCpuTime(), receiverNanos(), databaseNanos());
+    }
+
+    /** The CPU time of the receiver's live threads (a pool's threads live as long as the receiver). */
+    private static long receiverNanos() {
+        long nanos = 0;
+        for (ThreadInfo thread : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
+            if (thread != null && (thread.getThreadName().startsWith(RECEIVER_THREADS)
+                    || thread.getThreadName().equals(RECEIVER_DISPATCHER))) {
+                nanos += Math.max(0, THREADS.getThreadCpuTime(thread.getThreadId()));
+            }
+        }
+        return nanos;
     }
 
     private static long databaseNanos() {

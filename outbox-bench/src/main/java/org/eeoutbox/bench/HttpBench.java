@@ -63,7 +63,7 @@ final class HttpBench {
         // ("Connection reset"). Read once, when the server's configuration class loads.
         System.setProperty("sun.net.httpserver.maxIdleConnections", "1000");
         System.setProperty("sun.net.httpserver.idleInterval", "600");
-        try (HttpReceiver receiver = HttpReceiver.builder().name("bench-receiver").backlog(1024).recording(false)
+        try (HttpReceiver receiver = HttpReceiver.builder().name(CpuMeter.RECEIVER_THREADS).backlog(1024).recording(false)
                      .start()) {
             for (HttpClientKind client : options.httpClients()) {
                 HttpServiceOptions signedCloudEvents = new HttpServiceOptions(

@@ -95,12 +95,17 @@ final class Runner {
         }
     }
 
-    /** CPU per message, in microseconds, of this JVM and of the database servers. */
-    record Cpu(double jvm, double database) {
+    /**
+     * CPU per message, in microseconds: this JVM less the in-JVM HTTP receiver (the engine or the
+     * limit, with the Kafka broker where there is one), the database servers, and the receiver.
+     */
+    record Cpu(double jvm, double database, double receiver) {
 
+        /** {@code jvm+database}, then {@code +receiver} when a receiver ran. */
         @Override
         public String toString() {
-            return String.format(Locale.ROOT, "%.0f+%.0f", jvm, database);
+            return String.format(Locale.ROOT, "%.0f+%.0f", jvm, database)
+                    + (receiver > 0 ? String.format(Locale.ROOT, "+%.0f", receiver) : "");
         }
     }
 
@@ -212,8 +217,10 @@ final class Runner {
         long nanos = System.nanoTime() - start;
         CpuMeter.Reading cpuAfter = CpuMeter.read();
         double perMessage = 1e-3 / Math.max(count, 1);
-        return new Sample(count * 1e9 / nanos, new Cpu((cpuAfter.jvmNanos() - cpuBefore.jvmNanos()) * perMessage,
-                (cpuAfter.databaseNanos() - cpuBefore.databaseNanos()) * perMessage));
+        long receiverNanos = cpuAfter.receiverNanos() - cpuBefore.receiverNanos();
+        return new Sample(count * 1e9 / nanos, new Cpu(
+                (cpuAfter.jvmNanos() - cpuBefore.jvmNanos() - receiverNanos) * perMessage,
+                (cpuAfter.databaseNanos() - cpuBefore.databaseNanos()) * perMessage, receiverNanos * perMessage));
     }
 
     private static double medianRate(Sample[] samples) {
@@ -222,7 +229,8 @@ final class Runner {
 
     private static Cpu medianCpu(Sample[] samples) {
         return new Cpu(median(Arrays.stream(samples).mapToDouble(sample -> sample.cpu().jvm()).toArray()),
-                median(Arrays.stream(samples).mapToDouble(sample -> sample.cpu().database()).toArray()));
+                median(Arrays.stream(samples).mapToDouble(sample -> sample.cpu().database()).toArray()),
+                median(Arrays.stream(samples).mapToDouble(sample -> sample.cpu().receiver()).toArray()));
     }
 
     static double median(double[] values) {
