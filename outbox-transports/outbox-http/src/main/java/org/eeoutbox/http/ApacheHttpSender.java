@@ -105,7 +105,8 @@ final class ApacheHttpSender implements HttpSender {
         AsyncRequestBuilder builder = AsyncRequestBuilder.create(request.method())
                 .setUri(request.target())
                 .setEntity(AsyncEntityProducers.create(request.body(), null));
-        request.headers().forEach(builder::setHeader);
+        // addHeader: the names are already unique (OutgoingRequest), and setHeader searches for each.
+        request.headers().forEach(builder::addHeader);
         HttpClientContext context = HttpClientContext.create();
         context.setRequestConfig(RequestConfig.custom().setResponseTimeout(Timeout.of(request.timeout())).build());
         ApacheExchange exchange = new ApacheExchange();

@@ -31,10 +31,31 @@ public final class WebhookSigner {
 
     private static final String ALGORITHM = "HmacSHA256";
 
-    private final List<SecretKeySpec> keys;
+    private final List<Secret> secrets;
 
-    private WebhookSigner(List<SecretKeySpec> keys) {
-        this.keys = List.copyOf(keys);
+    private WebhookSigner(List<Secret> secrets) {
+        this.secrets = List.copyOf(secrets);
+    }
+
+    /**
+     * A secret's key, and a {@link Mac} initialized with it that is never used itself: each
+     * signature works on a clone, which skips the provider lookup and the key set-up. Cloning only
+     * reads the prototype, which no one updates, so threads may clone it at once.
+     */
+    private record Secret(SecretKeySpec key, Mac prototype) {
+
+        Secret(SecretKeySpec key) {
+            this(key, initialized(key));
+        }
+
+        /** A fresh {@link Mac} with the key set; a new one where the provider's cannot be cloned. */
+        Mac mac() {
+            try {
+                return (Mac) prototype.clone();
+            } catch (CloneNotSupportedException e) {
+                return initialized(key);
+            }
+        }
     }
 
     /**
@@ -49,11 +70,11 @@ public final class WebhookSigner {
         if (secrets == null || secrets.isEmpty()) {
             throw new IllegalArgumentException("at least one signing secret is needed");
         }
-        List<SecretKeySpec> keys = new ArrayList<>(secrets.size());
+        List<Secret> parsed = new ArrayList<>(secrets.size());
         for (int i = 0; i < secrets.size(); i++) {
-            keys.add(key(secrets.get(i), i + 1));
+            parsed.add(new Secret(key(secrets.get(i), i + 1)));
         }
-        return new WebhookSigner(keys);
+        return new WebhookSigner(parsed);
     }
 
     private static SecretKeySpec key(String secret, int position) {
@@ -84,21 +105,21 @@ public final class WebhookSigner {
      */
     public String sign(String id, long timestampSeconds, String body) {
         byte[] content = (id + "." + timestampSeconds + "." + body).getBytes(StandardCharsets.UTF_8);
-        StringBuilder signature = new StringBuilder(keys.size() * 48);
-        for (SecretKeySpec key : keys) {
+        StringBuilder signature = new StringBuilder(secrets.size() * 48);
+        for (Secret secret : secrets) {
             if (!signature.isEmpty()) {
                 signature.append(' ');
             }
-            signature.append("v1,").append(Base64.getEncoder().encodeToString(hmac(key, content)));
+            signature.append("v1,").append(Base64.getEncoder().encodeToString(secret.mac().doFinal(content)));
         }
         return signature.toString();
     }
 
-    private static byte[] hmac(SecretKeySpec key, byte[] content) {
+    private static Mac initialized(SecretKeySpec key) {
         try {
             Mac mac = Mac.getInstance(ALGORITHM);
             mac.init(key);
-            return mac.doFinal(content);
+            return mac;
         } catch (GeneralSecurityException e) {
             // Every Java platform has HmacSHA256, and the key is a valid HMAC key.
             throw new IllegalStateException("HmacSHA256 is unavailable", e);
@@ -107,6 +128,6 @@ public final class WebhookSigner {
 
     @Override
     public String toString() {
-        return "WebhookSigner[" + keys.size() + (keys.size() == 1 ? " secret]" : " secrets]");
+        return "WebhookSigner[" + secrets.size() + (secrets.size() == 1 ? " secret]" : " secrets]");
     }
 }
