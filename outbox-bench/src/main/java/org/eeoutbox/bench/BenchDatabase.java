@@ -190,6 +190,18 @@ final class BenchDatabase implements AutoCloseable {
         execute(postgresql ? "ANALYZE outbox" : "ANALYZE TABLE outbox");
     }
 
+    /**
+     * The set-up of a drain round: empties the table, inserts {@code count} due rows of the given
+     * delivery ({@link #seedPending}) and refreshes the statistics.
+     */
+    Runner.Task seeding(int count, String deliveryType, String metadataJson) {
+        return () -> {
+            truncate();
+            seedPending(count, deliveryType, metadataJson);
+            analyze();
+        };
+    }
+
     /** Inserts {@code count} PENDING rows, due an hour ago, one microsecond apart. */
     void seedPending(int count, String deliveryType, String metadataJson) throws SQLException {
         seed(count, deliveryType, metadataJson, false, Instant.now().minus(Duration.ofHours(1)));

@@ -13,7 +13,6 @@ import java.util.concurrent.Executor;
  */
 final class DrainBench {
 
-    private static final String NOOP_METADATA = "{}";
     private static final Runner.Target TARGET = new Runner.Target(0.90, 0);
 
     /** Issue 17: the drain of entries spread over this many ordering keys, at least 0.8 of the unkeyed one. */
@@ -43,11 +42,7 @@ final class DrainBench {
         int rows = options.rows();
         for (BenchDatabase db : databases) {
             boolean warmUp = true;
-            Runner.Task seed = () -> {
-                db.truncate();
-                db.seedPending(rows, Engine.NOOP_TYPE, NOOP_METADATA);
-                db.analyze();
-            };
+            Runner.Task seed = db.seeding(rows, Engine.NOOP_TYPE, Engine.NOOP_METADATA);
             for (int batchSize : options.batchSizes()) {
                 for (int workers : options.workers()) {
                     String config = db.label() + " batch=" + batchSize + " workers=" + workers;

@@ -26,6 +26,8 @@ final class Engine {
 
     /** The delivery type of the no-op deliverer. */
     static final String NOOP_TYPE = "noop";
+    /** The metadata of the no-op deliverer's rows. */
+    static final String NOOP_METADATA = "{}";
 
     private final OutboxProcessor processor;
 

@@ -98,7 +98,7 @@ final class HttpBench {
         String engineName = "engine(" + client.propertyValue() + ")";
         BareClient bare = new BareClient(URI.create(receiver.url(PATH)), clientThreads, options.httpMaxInFlight());
         String metadata = HttpDelivery.to(SERVICE).path(PATH).build().metadataJson();
-        Runner.Task seed = seed(pg, rows, metadata);
+        Runner.Task seed = pg.seeding(rows, HttpDelivery.DELIVERY_TYPE, metadata);
         for (int latency : options.httpLatencies()) {
             for (int workers : options.httpWorkers()) {
                 receiver.latency(Duration.ofMillis(latency));
@@ -165,18 +165,9 @@ final class HttpBench {
             padded.header("x" + i + "p".repeat(lengths[i][0] - 2), "v".repeat(lengths[i][1]));
         }
         runner.compare("http", config + " same header bytes", "padded", Runner.Side.of(
-                seed(pg, rows, padded.build().metadataJson()),
+                pg.seeding(rows, HttpDelivery.DELIVERY_TYPE, padded.build().metadataJson()),
                 () -> plain.drain(rows)), "plain", Runner.Side.of(seed, () -> plain.drain(rows)), null, true);
         pg.requireDrained("The HTTP engine");
-    }
-
-    /** Empties the table and fills it with {@code rows} due webhook entries of the given metadata. */
-    private static Runner.Task seed(BenchDatabase pg, int rows, String metadataJson) {
-        return () -> {
-            pg.truncate();
-            pg.seedPending(rows, HttpDelivery.DELIVERY_TYPE, metadataJson);
-            pg.analyze();
-        };
     }
 
     /**

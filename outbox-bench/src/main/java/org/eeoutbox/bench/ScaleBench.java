@@ -18,7 +18,6 @@ final class ScaleBench {
 
     static final String HISTORY_SCHEMA = "bench_history";
     private static final int BATCH_SIZE = 100;
-    private static final String NOOP_METADATA = "{}";
     private static final Runner.Target TARGET = new Runner.Target(0.90, 0);
 
     private ScaleBench() {
@@ -34,21 +33,17 @@ final class ScaleBench {
             BenchDatabase empty = empties.get(i);
             try (BenchDatabase history = BenchDatabase.open(servers.get(i), HISTORY_SCHEMA)) {
                 long start = System.nanoTime();
-                history.seedDelivered(options.historyRows(), Engine.NOOP_TYPE, NOOP_METADATA);
+                history.seedDelivered(options.historyRows(), Engine.NOOP_TYPE, Engine.NOOP_METADATA);
                 history.analyze();
                 System.out.printf(Locale.ROOT, "scale   %s: %,d DELIVERED rows inserted in %.1f s%n", history.label(),
                         options.historyRows(), (System.nanoTime() - start) / 1e9);
-                Runner.Task seedEmpty = () -> {
-                    empty.truncate();
-                    empty.seedPending(rows, Engine.NOOP_TYPE, NOOP_METADATA);
-                    empty.analyze();
-                };
+                Runner.Task seedEmpty = empty.seeding(rows, Engine.NOOP_TYPE, Engine.NOOP_METADATA);
                 boolean vacuum = options.diagnose() && history.isPostgresql();
                 Runner.Task seedHistory = () -> {
                     if (vacuum) {
                         history.execute("VACUUM outbox");
                     }
-                    history.seedPending(rows, Engine.NOOP_TYPE, NOOP_METADATA);
+                    history.seedPending(rows, Engine.NOOP_TYPE, Engine.NOOP_METADATA);
                     history.analyze();
                 };
                 Engine engineEmpty = new Engine(empty, Engine.noop(), BATCH_SIZE, 1, executor);
