@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,12 +32,14 @@ import org.eeoutbox.testkit.TestDatabases;
  * The benchmark harness's command line: {@code ./bench [options]} (see BENCHMARKS.md). Starts the
  * servers it needs (embedded PostgreSQL 17, MySQL 8.0.15, an in-JVM Kafka broker, a JDK HTTP
  * receiver), runs the families asked for, prints one line per comparison, a summary table and,
- * last, the line {@code bench: drain ratio PG …, MySQL …, http …, kafka …}.
+ * last, the line {@code bench: drain ratio PG …, MySQL …, http …, kafka …; inside the server: …}.
  */
 public final class Bench {
 
     static final List<String> FAMILIES = List.of("drain", "http", "kafka", "publish", "scale");
     static final List<String> DATABASES = List.of("postgresql", "mysql", "mariadb");
+    /** Where the latency inside an application server is measured: not here, the harness has no server. */
+    static final String INSIDE_THE_SERVER = "./demo --rate 300 --clients 32 (BENCHMARKS.md, \"Latency inside Payara Micro\")";
 
     private static final String USAGE = """
             Usage: ./bench [--quick] [options]
@@ -264,18 +266,26 @@ public final class Bench {
         out.println();
     }
 
-    /** {@code bench: drain ratio PG R1, MySQL R2, http R3, kafka R4}; {@code n/a} for what did not run. */
+    /**
+     * {@code bench: drain ratio PG R1, MySQL R2, http R3, kafka R4; inside the server: …}; {@code n/a}
+     * for what did not run. R4 is the engine against the slower of its limits (the larger ratio).
+     */
     static String lastLine(List<Runner.Comparison> results) {
         return "bench: drain ratio PG " + ratio(results, "drain", "postgresql batch=100 workers=1")
                 + ", MySQL " + ratio(results, "drain", "mysql batch=100 workers=1")
                 + ", http " + ratio(results, "http", "postgresql latency=0ms workers=1")
-                + ", kafka " + ratio(results, "kafka", "postgresql workers=1");
+                + ", kafka " + ratio(results, "kafka", "postgresql workers=1",
+                        "postgresql workers=1 " + KafkaBench.AGAINST_DRAIN)
+                + "; inside the server: " + INSIDE_THE_SERVER;
     }
 
-    private static String ratio(List<Runner.Comparison> results, String family, String config) {
-        Optional<Runner.Comparison> found = results.stream()
-                .filter(result -> result.family().equals(family) && result.config().equals(config)).findFirst();
-        return found.map(result -> String.format(Locale.ROOT, "%.2f", result.ratio())).orElse("n/a");
+    /** The larger ratio of the given comparisons, or {@code n/a} when none ran. */
+    private static String ratio(List<Runner.Comparison> results, String family, String... configs) {
+        List<String> wanted = List.of(configs);
+        OptionalDouble best = results.stream()
+                .filter(result -> result.family().equals(family) && wanted.contains(result.config()))
+                .mapToDouble(Runner.Comparison::ratio).max();
+        return best.isPresent() ? String.format(Locale.ROOT, "%.2f", best.getAsDouble()) : "n/a";
     }
 
     /**

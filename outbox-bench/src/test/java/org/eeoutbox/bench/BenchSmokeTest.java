@@ -27,6 +27,7 @@ class BenchSmokeTest {
                 "--batch=100", "--workers=1,2"), new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String[] lines = bytes.toString(StandardCharsets.UTF_8).strip().split("\n");
         String last = lines[lines.length - 1];
-        assertTrue(last.matches("bench: drain ratio PG \\d+\\.\\d\\d, MySQL n/a, http n/a, kafka n/a"), last);
+        assertTrue(last.matches("bench: drain ratio PG \\d+\\.\\d\\d, MySQL n/a, http n/a, kafka n/a; inside the server: "
+                + "\\./demo .*"), last);
     }
 }
