@@ -37,8 +37,9 @@ import org.eeoutbox.testkit.HttpReceiver;
  *
  * <p>The deliverer's {@code maxInFlight} is {@code --http-max-in-flight}, by default batch size ×
  * the most workers (400), so each worker has its whole batch in flight, as the bare client does; the
- * library's default of 32 would cap a 20 ms receiver at 1,600 requests/s. Lease mode can keep two
- * batches per worker in flight, which only a larger cap lets it use.
+ * library's default of 32 would cap a 20 ms receiver at 1,600 requests/s. The engine claims in
+ * lease mode, webhooks' default, which keeps up to two batches per worker in flight (within the
+ * cap); {@code --lease} adds lease against lock mode.
  *
  * <p>Then, at 0 ms and one worker, the engine whose requests are signed (Standard Webhooks) and
  * sent as binary-mode CloudEvents against the same engine with plain requests: what the extra
@@ -103,7 +104,8 @@ final class HttpBench {
             for (int workers : options.httpWorkers()) {
                 receiver.latency(Duration.ofMillis(latency));
                 long before = receiver.received();
-                Engine engine = new Engine(pg, deliverer, BATCH_SIZE, workers, executor);
+                // Webhooks' default claim mode, as a user's engine runs them.
+                Engine engine = new Engine(pg, deliverer, BATCH_SIZE, workers, executor, true);
                 Runner.Target target = workers == 1 ? target(client, latency) : null;
                 runner.compare("http", pg.label() + " latency=" + latency + "ms workers=" + workers,
                         engineName, Runner.Side.of(seed, () -> engine.drain(rows)),
