@@ -74,6 +74,8 @@ public final class OutboxProcessor {
     private final LeaseSettings leases;
     private final DeliveryTracing tracing;
     private final Set<String> lockTypes;
+    private final ClaimWindow lockWindow;
+    private final ClaimWindow leaseWindow;
     private final OutboxListener listener;
     private final Executor executor;
     private final Clock clock;
@@ -150,6 +152,8 @@ public final class OutboxProcessor {
         Set<String> lockOnly = new HashSet<>(this.deliverers.keySet());
         lockOnly.removeAll(leases.deliveryTypes());
         this.lockTypes = Set.copyOf(lockOnly);
+        this.lockWindow = new ClaimWindow(settings.fullScanInterval());
+        this.leaseWindow = new ClaimWindow(settings.fullScanInterval());
         this.listener = Objects.requireNonNull(listener, "listener");
         this.executor = Objects.requireNonNull(executor, "executor");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -260,12 +264,18 @@ public final class OutboxProcessor {
         return processed + delivering.join().size();
     }
 
-    /** Whether an entry with an ordering key left the claimable set, so that its successor may be claimed. */
+    /**
+     * Whether an entry with an ordering key left the claimable set, so that its successor may be
+     * claimed; if so, the next claims scan from the oldest entry, since the successor may be due
+     * before where the claim windows start.
+     */
     private boolean releasesKey(List<BatchReport.Outcome> outcomes) {
         for (BatchReport.Outcome outcome : outcomes) {
             OutboxEntry entry = outcome.entry();
             if (entry.orderingKey() != null && (entry.status() == OutboxStatus.DELIVERED
                     || entry.status() == OutboxStatus.FAILED && store.headFailurePolicy() == HeadFailurePolicy.SKIP)) {
+                lockWindow.rescan();
+                leaseWindow.rescan();
                 return true;
             }
         }
@@ -288,7 +298,9 @@ public final class OutboxProcessor {
     }
 
     private List<BatchReport.Outcome> claimDeliverUpdate() {
-        List<OutboxEntry> claimed = store.claim(lockTypes, clock.instant(), settings.batchSize());
+        Instant now = clock.instant();
+        List<OutboxEntry> claimed = lockWindow.claim(now,
+                dueFrom -> store.claim(lockTypes, dueFrom, now, settings.batchSize()), entry -> entry);
         if (claimed.isEmpty()) {
             return List.of();
         }
@@ -310,8 +322,10 @@ public final class OutboxProcessor {
         try {
             List<LeasedEntry> leased;
             synchronized (turn) {
-                leased = transactions.inNewTransaction(() -> store.lease(leases.deliveryTypes(), clock.instant(),
-                        settings.batchSize(), leases.owner(), leases.length()));
+                Instant now = clock.instant();
+                leased = transactions.inNewTransaction(() -> leaseWindow.claim(now, dueFrom -> store.lease(
+                        leases.deliveryTypes(), dueFrom, now, settings.batchSize(), leases.owner(), leases.length()),
+                        LeasedEntry::entry));
             }
             if (leased.isEmpty()) {
                 batchFailures.succeeded();

@@ -15,9 +15,16 @@ import org.eeoutbox.RetryPolicy;
  *                    default 5 s
  * @param dispatch    how a batch that holds several delivery types is delivered; default
  *                    {@link TransportDispatch#PARALLEL}
+ * @param fullScanInterval how often a claim scans from the oldest due entry, {@code >= 0}; in
+ *                    between, claims start one interval before the oldest entry the last claims
+ *                    found, which skips what delivered entries leave at the front of the claim's
+ *                    index (PostgreSQL, until VACUUM). Entries that become claimable below that
+ *                    start (a lease expired, a delivery type resumed, a transaction committed
+ *                    more than an interval after writing its entries) wait up to about an
+ *                    interval longer. Zero: every claim scans from the oldest. Default 1 s
  */
 public record ProcessorSettings(int batchSize, int concurrency, RetryPolicy retryPolicy, Duration drainBudget,
-                                TransportDispatch dispatch) {
+                                TransportDispatch dispatch, Duration fullScanInterval) {
 
     /** How the groups of one batch (its entries of each delivery type) are delivered. */
     public enum TransportDispatch {
@@ -39,9 +46,12 @@ public record ProcessorSettings(int batchSize, int concurrency, RetryPolicy retr
     /** The most workers accepted, {@value}. */
     public static final int MAX_CONCURRENCY = 64;
 
-    /** Batch 100, one worker, the default retry policy, a 5 s drain budget, parallel dispatch. */
-    public static final ProcessorSettings DEFAULT =
-            new ProcessorSettings(100, 1, RetryPolicy.DEFAULT, Duration.ofSeconds(5), TransportDispatch.PARALLEL);
+    /**
+     * Batch 100, one worker, the default retry policy, a 5 s drain budget, parallel dispatch, a
+     * full scan every second.
+     */
+    public static final ProcessorSettings DEFAULT = new ProcessorSettings(100, 1, RetryPolicy.DEFAULT,
+            Duration.ofSeconds(5), TransportDispatch.PARALLEL, Duration.ofSeconds(1));
 
     public ProcessorSettings {
         if (batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
@@ -57,25 +67,35 @@ public record ProcessorSettings(int batchSize, int concurrency, RetryPolicy retr
             throw new IllegalArgumentException("drainBudget must be > 0, got: " + drainBudget);
         }
         Objects.requireNonNull(dispatch, "dispatch");
+        Objects.requireNonNull(fullScanInterval, "fullScanInterval");
+        if (fullScanInterval.isNegative()) {
+            throw new IllegalArgumentException("fullScanInterval must be >= 0, got: " + fullScanInterval);
+        }
     }
 
     /** Returns a copy with the given batch size. */
     public ProcessorSettings withBatchSize(int size) {
-        return new ProcessorSettings(size, concurrency, retryPolicy, drainBudget, dispatch);
+        return new ProcessorSettings(size, concurrency, retryPolicy, drainBudget, dispatch, fullScanInterval);
     }
 
     /** Returns a copy with the given concurrency. */
     public ProcessorSettings withConcurrency(int workers) {
-        return new ProcessorSettings(batchSize, workers, retryPolicy, drainBudget, dispatch);
+        return new ProcessorSettings(batchSize, workers, retryPolicy, drainBudget, dispatch, fullScanInterval);
     }
 
     /** Returns a copy with the given retry policy. */
     public ProcessorSettings withRetryPolicy(RetryPolicy policy) {
-        return new ProcessorSettings(batchSize, concurrency, policy, drainBudget, dispatch);
+        return new ProcessorSettings(batchSize, concurrency, policy, drainBudget, dispatch, fullScanInterval);
     }
 
     /** Returns a copy with the given transport dispatch. */
     public ProcessorSettings withDispatch(TransportDispatch transportDispatch) {
-        return new ProcessorSettings(batchSize, concurrency, retryPolicy, drainBudget, transportDispatch);
+        return new ProcessorSettings(batchSize, concurrency, retryPolicy, drainBudget, transportDispatch,
+                fullScanInterval);
+    }
+
+    /** Returns a copy with the given full-scan interval. */
+    public ProcessorSettings withFullScanInterval(Duration interval) {
+        return new ProcessorSettings(batchSize, concurrency, retryPolicy, drainBudget, dispatch, interval);
     }
 }

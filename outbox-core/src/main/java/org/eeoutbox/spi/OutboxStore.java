@@ -61,6 +61,19 @@ public interface OutboxStore {
     List<OutboxEntry> claim(Set<String> deliveryTypes, Instant now, int limit);
 
     /**
+     * Claims like {@link #claim(Set, Instant, int)}, but may leave out the entries due before
+     * {@code dueFrom}: a processor that knows none of them is claimable passes it so that the
+     * store can start its scan there (on PostgreSQL, past the dead index entries that delivered
+     * entries leave until VACUUM). Returning such entries too is correct; the default ignores
+     * {@code dueFrom}.
+     *
+     * @param dueFrom where the scan may start, before {@code now}; {@code null}: from the oldest
+     */
+    default List<OutboxEntry> claim(Set<String> deliveryTypes, Instant dueFrom, Instant now, int limit) {
+        return claim(deliveryTypes, now, limit);
+    }
+
+    /**
      * Writes back the new state of claimed entries, as few statements as the database allows,
      * with the time of each attempt ({@link OutboxEntry#lastAttemptAt()}). Each failed attempt
      * (an entry {@link OutboxEntry#attemptedAtUpdate() attempted} that is not {@code DELIVERED})
@@ -87,6 +100,16 @@ public interface OutboxStore {
      *         id; each entry's attempts as they were before this claim
      */
     List<LeasedEntry> lease(Set<String> deliveryTypes, Instant now, int limit, String owner, Duration length);
+
+    /**
+     * Leases like {@link #lease(Set, Instant, int, String, Duration)}, but may leave out the
+     * entries due before {@code dueFrom}, as {@link #claim(Set, Instant, Instant, int)} does; the
+     * default ignores {@code dueFrom}.
+     */
+    default List<LeasedEntry> lease(Set<String> deliveryTypes, Instant dueFrom, Instant now, int limit, String owner,
+                                    Duration length) {
+        return lease(deliveryTypes, now, limit, owner, length);
+    }
 
     /**
      * Writes back, as {@link #update} does, the new state of entries claimed by {@link #lease},

@@ -31,6 +31,8 @@ final class InMemoryStore implements OutboxStore {
     final Map<UUID, Long> tokens = new HashMap<>();
     /** The entries under a lease that has not expired; {@link #expireLeases} ends them all. */
     final Set<UUID> leased = new HashSet<>();
+    /** Where each claim and lease started its scan, in order; empty: from the oldest. */
+    final List<Optional<Instant>> claimedFrom = new ArrayList<>();
 
     @Override
     public UUID insert(OutboxEntry entry) {
@@ -40,11 +42,21 @@ final class InMemoryStore implements OutboxStore {
         return entry.id();
     }
 
-    /** Claims due entries, of an ordering key only its head (the BLOCK policy). */
     @Override
-    public synchronized List<OutboxEntry> claim(Set<String> deliveryTypes, Instant now, int limit) {
+    public List<OutboxEntry> claim(Set<String> deliveryTypes, Instant now, int limit) {
+        return claim(deliveryTypes, null, now, limit);
+    }
+
+    /**
+     * Claims due entries, none due before {@code dueFrom} (recorded in {@link #claimedFrom}), of
+     * an ordering key only its head (the BLOCK policy).
+     */
+    @Override
+    public synchronized List<OutboxEntry> claim(Set<String> deliveryTypes, Instant dueFrom, Instant now, int limit) {
+        claimedFrom.add(Optional.ofNullable(dueFrom));
         return rows.values().stream()
                 .filter(e -> e.status() == OutboxStatus.PENDING && !e.nextAttemptAt().isAfter(now)
+                        && (dueFrom == null || !e.nextAttemptAt().isBefore(dueFrom))
                         && deliveryTypes.contains(e.deliveryType()) && !leased.contains(e.id()) && isHead(e))
                 .sorted(Comparator.comparing(OutboxEntry::nextAttemptAt))
                 .limit(limit)
@@ -59,10 +71,15 @@ final class InMemoryStore implements OutboxStore {
 
     /** Claims without expiry: a lease lasts until {@link #completeLeased} or {@link #expireLeases}. */
     @Override
-    public synchronized List<LeasedEntry> lease(Set<String> deliveryTypes, Instant now, int limit, String owner,
-                                                Duration length) {
+    public List<LeasedEntry> lease(Set<String> deliveryTypes, Instant now, int limit, String owner, Duration length) {
+        return lease(deliveryTypes, null, now, limit, owner, length);
+    }
+
+    @Override
+    public synchronized List<LeasedEntry> lease(Set<String> deliveryTypes, Instant dueFrom, Instant now, int limit,
+                                                String owner, Duration length) {
         List<LeasedEntry> claimed = new ArrayList<>();
-        for (OutboxEntry entry : claim(deliveryTypes, now, Integer.MAX_VALUE)) {
+        for (OutboxEntry entry : claim(deliveryTypes, dueFrom, now, Integer.MAX_VALUE)) {
             if (claimed.size() < limit && leased.add(entry.id())) {
                 claimed.add(new LeasedEntry(entry, tokens.merge(entry.id(), 1L, Long::sum)));
                 rows.put(entry.id(), withAttempts(entry, entry.attempts() + 1));

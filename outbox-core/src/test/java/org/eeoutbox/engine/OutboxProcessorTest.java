@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -313,6 +315,43 @@ class OutboxProcessorTest {
                 + "java.lang.IllegalStateException: database unreachable"), lines.get(0));
         assertEquals(1, log.traces());
         assertEquals("Outbox batch processing works again after 0 s and 100 failed attempts", lines.get(1));
+    }
+
+    @Test
+    void claimsAfterTheFirstStartAnIntervalBeforeTheOldestEntryFound() {
+        add("http");
+        OutboxProcessor processor = new OutboxProcessor(store, DIRECT, List.of(deliverer("http",
+                entry -> DeliveryResult.delivered())), ProcessorSettings.DEFAULT.withFullScanInterval(
+                Duration.ofHours(1)), new OutboxListener() { }, Runnable::run, Clock.fixed(NOW, ZoneOffset.UTC),
+                () -> 0.0);
+        processor.drain();
+        // Written two hours ago by a transaction that commits only now: the next full scan's.
+        UUID late = store.insert(OutboxEntry.create(UUID.randomUUID(), new OutboxMessage("t", "late"),
+                delivery("http"), NOW.minus(Duration.ofHours(2))));
+
+        processor.drain();
+
+        assertEquals(List.of(Optional.empty(), Optional.of(NOW.minus(Duration.ofHours(1)))), store.claimedFrom);
+        assertEquals(OutboxStatus.PENDING, store.rows.get(late).status());
+    }
+
+    @Test
+    void anOrderingKeysReleaseMakesTheNextClaimScanFromTheOldest() {
+        UUID head = addKeyed("order-1");
+        // The key's next entry, due before the window the first claim opens (written long ago, say).
+        OutboxMessage next = new OutboxMessage("t", "{}").withOrderingKey("order-1");
+        UUID successor = store.insert(OutboxEntry.create(UUID.randomUUID(), next, delivery("http"),
+                NOW.minus(Duration.ofHours(2))));
+        OutboxProcessor processor = new OutboxProcessor(store, DIRECT, List.of(deliverer("http",
+                entry -> DeliveryResult.delivered())), ProcessorSettings.DEFAULT.withFullScanInterval(
+                Duration.ofHours(1)), new OutboxListener() { }, Runnable::run, Clock.fixed(NOW, ZoneOffset.UTC),
+                () -> 0.0);
+
+        processor.drain();
+
+        assertEquals(OutboxStatus.DELIVERED, store.rows.get(head).status());
+        assertEquals(OutboxStatus.DELIVERED, store.rows.get(successor).status());
+        assertEquals(Optional.empty(), store.claimedFrom.get(1));
     }
 
     /** Catches what {@code type}'s System.Logger logs, at every level, until the test ends. */
