@@ -181,11 +181,22 @@ public final class JdbcOutboxStore implements OutboxStore {
      */
     @Override
     public List<OutboxEntry> claim(Set<String> deliveryTypes, Instant now, int limit) {
+        return claim(deliveryTypes, null, now, limit);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Leaves out every entry due before {@code dueFrom}: the claim scans one range of the claim
+     * index, from {@code dueFrom} to {@code now}.
+     */
+    @Override
+    public List<OutboxEntry> claim(Set<String> deliveryTypes, Instant dueFrom, Instant now, int limit) {
         requirePositiveLimit(limit);
         if (deliveryTypes.isEmpty()) {
             return List.of();
         }
-        return run("claim due outbox entries", connection -> claimRows(connection, deliveryTypes, now, limit,
+        return run("claim due outbox entries", connection -> claimRows(connection, deliveryTypes, dueFrom, now, limit,
                 dialect.claimColumns(), resultSet -> readEntry(resultSet, OutboxStatus.PENDING, null)));
     }
 
@@ -197,6 +208,17 @@ public final class JdbcOutboxStore implements OutboxStore {
      */
     @Override
     public List<LeasedEntry> lease(Set<String> deliveryTypes, Instant now, int limit, String owner, Duration length) {
+        return lease(deliveryTypes, null, now, limit, owner, length);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Leaves out every entry due before {@code dueFrom}, as {@link #claim(Set, Instant, Instant, int)} does.
+     */
+    @Override
+    public List<LeasedEntry> lease(Set<String> deliveryTypes, Instant dueFrom, Instant now, int limit, String owner,
+                                   Duration length) {
         Objects.requireNonNull(owner, "owner");
         requirePositiveLimit(limit);
         if (length.isNegative() || length.isZero()) {
@@ -207,7 +229,7 @@ public final class JdbcOutboxStore implements OutboxStore {
         }
         return run("lease due outbox entries", connection -> {
             // Column 17, after the claim's 16, is the token before this claim; the stamp below raises it by one.
-            List<LeasedEntry> leased = claimRows(connection, deliveryTypes, now, limit,
+            List<LeasedEntry> leased = claimRows(connection, deliveryTypes, dueFrom, now, limit,
                     dialect.claimColumns() + ", lease_token", resultSet -> new LeasedEntry(
                             readEntry(resultSet, OutboxStatus.PENDING, null), resultSet.getLong(17) + 1));
             if (!leased.isEmpty()) {
@@ -230,12 +252,13 @@ public final class JdbcOutboxStore implements OutboxStore {
     }
 
     /** Runs the claim of {@link SqlDialect#claimSql} reading {@code columns}; maps each row. */
-    private <T> List<T> claimRows(Connection connection, Set<String> deliveryTypes, Instant now, int limit,
-                                  String columns, RowMapper<T> mapper) throws SQLException {
+    private <T> List<T> claimRows(Connection connection, Set<String> deliveryTypes, Instant dueFrom, Instant now,
+                                  int limit, String columns, RowMapper<T> mapper) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(dialect.claimSql(deliveryTypes.size(), columns,
                 headFailurePolicy, limit))) {
-            dialect.setInstant(statement, 1, now);
-            dialect.bindStrings(statement, 2, deliveryTypes);
+            dialect.setInstant(statement, 1, dueFrom == null ? SqlDialect.EARLIEST_DUE : dueFrom);
+            dialect.setInstant(statement, 2, now);
+            dialect.bindStrings(statement, 3, deliveryTypes);
             try (ResultSet resultSet = statement.executeQuery()) {
                 List<T> rows = new ArrayList<>(limit);
                 while (resultSet.next()) {

@@ -219,13 +219,23 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
     abstract boolean insertCountProvesInsert();
 
     /**
+     * The earliest instant a claim's scan starts from when it scans from the oldest entry: before
+     * every instant the library writes, and within what each database's type holds (MySQL's
+     * {@code DATETIME} starts at the year 1000).
+     */
+    static final Instant EARLIEST_DUE = Instant.parse("1000-01-01T00:00:00Z");
+
+    /**
      * The WHERE of a claim, shared by both claim modes: {@code PENDING}, due, of one of
      * {@code typeCount} delivery types not in {@code outbox_pause}, not under a lease that has not
      * expired, and, for an entry with an ordering key, its key's head under {@code policy}
-     * ({@link #isKeyHead}). Parameters: now, then the delivery types (bound by {@link #bindStrings}).
+     * ({@link #isKeyHead}). Parameters: where the scan starts (an entry due earlier is left out:
+     * {@link #EARLIEST_DUE} leaves out none), now, then the delivery types (bound by
+     * {@link #bindStrings}). The bounds make one range of the claim index.
      */
     final String claimablePredicate(int typeCount, HeadFailurePolicy policy) {
-        return "status = 'PENDING' AND next_attempt_at <= ? AND " + in("delivery_type", typeCount)
+        return "status = 'PENDING' AND next_attempt_at >= ? AND next_attempt_at <= ? AND "
+                + in("delivery_type", typeCount)
                 + "\n  AND delivery_type NOT IN (SELECT delivery_type FROM outbox_pause)\n  AND " + notLeased()
                 + "\n  AND " + isKeyHead(policy);
     }

@@ -541,8 +541,9 @@ abstract class AbstractOrderingTest {
         StringBuilder plan = new StringBuilder();
         try (Connection connection = database.dataSource().getConnection();
              PreparedStatement statement = connection.prepareStatement("EXPLAIN " + claim)) {
-            dialect.setInstant(statement, 1, Instant.now());
-            dialect.bindStrings(statement, 2, List.of("http"));
+            dialect.setInstant(statement, 1, SqlDialect.EARLIEST_DUE);
+            dialect.setInstant(statement, 2, Instant.now());
+            dialect.bindStrings(statement, 3, List.of("http"));
             try (ResultSet resultSet = statement.executeQuery()) {
                 int columns = resultSet.getMetaData().getColumnCount();
                 while (resultSet.next()) {

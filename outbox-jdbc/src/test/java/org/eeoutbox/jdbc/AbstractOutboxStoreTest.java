@@ -137,6 +137,20 @@ abstract class AbstractOutboxStoreTest {
     }
 
     @Test
+    final void aClaimOrLeaseFromADueTimeLeavesOutTheEntriesDueBeforeIt() {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        insert("http", now.minusSeconds(20));
+        UUID atTheStart = insert("http", now.minusSeconds(10));
+        UUID after = insert("http", now.minusSeconds(5));
+        insert("http", now.plusSeconds(60));
+
+        assertEquals(List.of(atTheStart, after),
+                tx(() -> ids(store.claim(Set.of("http"), now.minusSeconds(10), now, 10))));
+        assertEquals(List.of(atTheStart, after), tx(() -> store.lease(Set.of("http"), now.minusSeconds(10), now, 10,
+                "owner", Duration.ofMinutes(1)).stream().map(lease -> lease.entry().id()).toList()));
+    }
+
+    @Test
     final void aClaimOrLeaseOfNoRowsIsRefusedNamingTheLimit() {
         Instant now = Instant.now();
         IllegalArgumentException claim = assertThrows(IllegalArgumentException.class,
