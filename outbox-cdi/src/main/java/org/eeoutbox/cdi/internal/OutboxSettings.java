@@ -132,6 +132,12 @@ public record OutboxSettings(
             "parallel", List.of("parallel", "sequential"),
             "How a batch holding several delivery types is delivered: all at once (the extra ones on "
                     + "outbox.managed-executor), or one after the other on the worker's thread.");
+    static final Property<Duration> FULL_SCAN_INTERVAL = Property.duration("outbox.processor.full-scan-interval",
+            ProcessorSettings.DEFAULT.fullScanInterval(), Duration.ZERO, null,
+            "How often a claim scans from the oldest due entry; in between, claims start this long before the oldest "
+                    + "entry the last claims found, past what delivered entries leave in the claim index until VACUUM "
+                    + "(PostgreSQL). An entry that becomes claimable earlier than that (a lease expired, a type resumed) "
+                    + "waits up to this long more. 0: every claim scans from the oldest.");
     static final Property<Duration> TRANSACTION_TIMEOUT = Property.duration("outbox.processor.transaction-timeout",
             Duration.ofSeconds(120), SECOND, null,
             "The JTA timeout of each batch; must exceed the longest batch the transports allow.");
@@ -186,8 +192,8 @@ public record OutboxSettings(
     /** Every property of the runtime, in the order of the configuration reference. */
     public static final List<Property<?>> PROPERTIES = List.of(DATASOURCE, TRIGGER, SCHEDULED_EXECUTOR,
             MANAGED_EXECUTOR, CREATE_SCHEMA, MAX_PAYLOAD, METRICS, STATS_INTERVAL, PROCESSOR, POLL_INTERVAL,
-            BATCH_SIZE, CONCURRENCY, DRAIN_BUDGET, TRANSPORT_DISPATCH, TRANSACTION_TIMEOUT, CLAIM_MODE,
-            CLAIM_MODE_BY_TYPE, LEASE, MAX_RETRIES,
+            BATCH_SIZE, CONCURRENCY, DRAIN_BUDGET, TRANSPORT_DISPATCH, FULL_SCAN_INTERVAL, TRANSACTION_TIMEOUT,
+            CLAIM_MODE, CLAIM_MODE_BY_TYPE, LEASE, MAX_RETRIES,
             INITIAL_BACKOFF, MULTIPLIER, MAX_BACKOFF, JITTER, PURGER, PURGE_INTERVAL, RETENTION, DEDUPLICATION_WINDOW,
             DISCARDED_RETENTION, PURGE_BATCH, MAX_PENDING_AGE, ON_HEAD_FAILURE,
             // Read by the transports that send CloudEvents (HTTP and Kafka), declared once for both.
@@ -219,7 +225,8 @@ public record OutboxSettings(
                 configuration.get(POLL_INTERVAL), new ProcessorSettings(configuration.get(BATCH_SIZE),
                         configuration.get(CONCURRENCY), retryPolicy, configuration.get(DRAIN_BUDGET),
                         ProcessorSettings.TransportDispatch.valueOf(
-                                configuration.get(TRANSPORT_DISPATCH).toUpperCase(Locale.ROOT))),
+                                configuration.get(TRANSPORT_DISPATCH).toUpperCase(Locale.ROOT)),
+                        configuration.get(FULL_SCAN_INTERVAL)),
                 configuration.get(TRANSACTION_TIMEOUT), configuration.get(PURGER), configuration.get(PURGE_INTERVAL),
                 new PurgerSettings(retention, deduplicationWindow, configuration.get(DISCARDED_RETENTION),
                         configuration.get(PURGE_BATCH),
