@@ -61,7 +61,8 @@ public final class Bench {
               --kafka-rows=N        messages per Kafka round (default 50000; quick 10000)
               --publish-tx=N        business transactions per publish round (default 2000)
               --publish-workers=N,... threads running business transactions (default 1)
-              --history-rows=N      DELIVERED rows of the scale benchmark (default 1000000)
+              --history-rows=N      DELIVERED rows of each scale history, long ago and two minutes ago
+                                    (default 1000000)
               --scale-rows=N        PENDING rows per scale round (default 10000)
               --warm-up=S           least seconds of unmeasured rounds before the first comparison of each
                                     family and database, at least 2 rounds per side (default 30; quick 5)
@@ -69,7 +70,6 @@ public final class Bench {
                                     against the 6 a delivery needs; on MySQL, the statements per transaction.
                                     HTTP: signing alone and CloudEvents alone against plain requests, and
                                     plain requests padded with as many header bytes as both add.
-                                    Scale: VACUUM the PostgreSQL history table before each round
               --lease               drain and http: also the engine in lease mode against lock mode, per
                                     configuration (issue 16)
             """;

@@ -44,8 +44,17 @@ final class Engine {
      */
     Engine(BenchDatabase db, MessageDeliverer deliverer, int batchSize, int workers, Executor executor,
            boolean lease) {
+        this(db, deliverer, batchSize, workers, executor, lease, ProcessorSettings.DEFAULT.fullScanInterval());
+    }
+
+    /**
+     * @param fullScanInterval how often a claim scans from the oldest due entry
+     *                         ({@link ProcessorSettings#fullScanInterval()}; zero: every claim)
+     */
+    Engine(BenchDatabase db, MessageDeliverer deliverer, int batchSize, int workers, Executor executor,
+           boolean lease, Duration fullScanInterval) {
         ProcessorSettings settings = new ProcessorSettings(batchSize, workers, RetryPolicy.DEFAULT,
-                Duration.ofHours(1), ProcessorSettings.TransportDispatch.PARALLEL);
+                Duration.ofHours(1), ProcessorSettings.TransportDispatch.PARALLEL, fullScanInterval);
         DataSourceTransactions transactions = new DataSourceTransactions(db.pool());
         processor = new OutboxProcessor(new JdbcOutboxStore(transactions, db.dialect()), transactions,
                 List.of(deliverer), settings, new OutboxListener() { }, executor, Clock.systemUTC(),
