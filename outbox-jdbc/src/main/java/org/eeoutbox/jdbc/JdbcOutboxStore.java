@@ -255,10 +255,13 @@ public final class JdbcOutboxStore implements OutboxStore {
     private <T> List<T> claimRows(Connection connection, Set<String> deliveryTypes, Instant dueFrom, Instant now,
                                   int limit, String columns, RowMapper<T> mapper) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(dialect.claimSql(deliveryTypes.size(), columns,
-                headFailurePolicy, limit))) {
-            dialect.setInstant(statement, 1, dueFrom == null ? SqlDialect.EARLIEST_DUE : dueFrom);
-            dialect.setInstant(statement, 2, now);
-            dialect.bindStrings(statement, 3, deliveryTypes);
+                headFailurePolicy, dueFrom != null, limit))) {
+            int index = 1;
+            if (dueFrom != null) {
+                dialect.setInstant(statement, index++, dueFrom);
+            }
+            dialect.setInstant(statement, index++, now);
+            dialect.bindStrings(statement, index, deliveryTypes);
             try (ResultSet resultSet = statement.executeQuery()) {
                 List<T> rows = new ArrayList<>(limit);
                 while (resultSet.next()) {

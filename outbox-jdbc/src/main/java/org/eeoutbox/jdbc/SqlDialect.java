@@ -219,23 +219,22 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
     abstract boolean insertCountProvesInsert();
 
     /**
-     * The earliest instant a claim's scan starts from when it scans from the oldest entry: before
-     * every instant the library writes, and within what each database's type holds (MySQL's
-     * {@code DATETIME} starts at the year 1000).
-     */
-    static final Instant EARLIEST_DUE = Instant.parse("1000-01-01T00:00:00Z");
-
-    /**
      * The WHERE of a claim, shared by both claim modes: {@code PENDING}, due, of one of
      * {@code typeCount} delivery types not in {@code outbox_pause}, not under a lease that has not
      * expired, and, for an entry with an ordering key, its key's head under {@code policy}
-     * ({@link #isKeyHead}). Parameters: where the scan starts (an entry due earlier is left out:
-     * {@link #EARLIEST_DUE} leaves out none), now, then the delivery types (bound by
-     * {@link #bindStrings}). The bounds make one range of the claim index.
+     * ({@link #isKeyHead}). Parameters: with {@code fromDueTime}, where the scan starts (an entry
+     * due earlier is left out); now; then the delivery types (bound by {@link #bindStrings}).
+     *
+     * <p>A scan from the oldest entry has no lower bound at all, rather than a bound earlier than
+     * every entry: PostgreSQL's generic plan guesses the two bounds of a range at half a percent of
+     * the rows, and on a backlog of more than a few thousand entries that plan costs more than the
+     * plans made for each claim's parameters, so the server plans every claim anew (BENCHMARKS.md,
+     * "History stays flat"). A claim from a due time pays that on such backlogs; a processor makes
+     * every claim from the oldest when its full-scan interval is zero.
      */
-    final String claimablePredicate(int typeCount, HeadFailurePolicy policy) {
-        return "status = 'PENDING' AND next_attempt_at >= ? AND next_attempt_at <= ? AND "
-                + in("delivery_type", typeCount)
+    final String claimablePredicate(int typeCount, HeadFailurePolicy policy, boolean fromDueTime) {
+        return "status = 'PENDING' AND " + (fromDueTime ? "next_attempt_at >= ? AND " : "")
+                + "next_attempt_at <= ? AND " + in("delivery_type", typeCount)
                 + "\n  AND delivery_type NOT IN (SELECT delivery_type FROM outbox_pause)\n  AND " + notLeased()
                 + "\n  AND " + isKeyHead(policy);
     }
@@ -256,6 +255,8 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
      * @param columns what to read: {@link #claimColumns()}, in lease mode followed by
      *                {@code lease_token}
      * @param policy  which statuses of an earlier entry hold up an ordering key
+     * @param fromDueTime whether the claim starts from a due time, bound as its first parameter,
+     *                rather than from the oldest entry
      * @param limit   the most rows to claim, written into the statement rather than bound: a
      *                processor always claims its batch size, so the text stays the same, and
      *                PostgreSQL can then run one cached generic plan. With {@code LIMIT ?} its
@@ -263,14 +264,15 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
      *                every claim is planned anew (a quarter of a 10-row batch's time on the database,
      *                BENCHMARKS.md "the claim planned once"); {@code > 0}
      */
-    final String claimSql(int typeCount, String columns, HeadFailurePolicy policy, int limit) {
+    final String claimSql(int typeCount, String columns, HeadFailurePolicy policy, boolean fromDueTime, int limit) {
         return """
                 SELECT %s
                 FROM %s
                 WHERE %s
                 ORDER BY next_attempt_at, id
                 LIMIT %d
-                FOR UPDATE SKIP LOCKED""".formatted(columns, claimTable(), claimablePredicate(typeCount, policy), limit);
+                FOR UPDATE SKIP LOCKED""".formatted(columns, claimTable(),
+                claimablePredicate(typeCount, policy, fromDueTime), limit);
     }
 
     /**

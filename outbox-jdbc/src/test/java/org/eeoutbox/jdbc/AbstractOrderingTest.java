@@ -537,13 +537,12 @@ abstract class AbstractOrderingTest {
     }
 
     private String explainClaim() throws SQLException {
-        String claim = dialect.claimSql(1, dialect.claimColumns(), HeadFailurePolicy.BLOCK, 10);
+        String claim = dialect.claimSql(1, dialect.claimColumns(), HeadFailurePolicy.BLOCK, false, 10);
         StringBuilder plan = new StringBuilder();
         try (Connection connection = database.dataSource().getConnection();
              PreparedStatement statement = connection.prepareStatement("EXPLAIN " + claim)) {
-            dialect.setInstant(statement, 1, SqlDialect.EARLIEST_DUE);
-            dialect.setInstant(statement, 2, Instant.now());
-            dialect.bindStrings(statement, 3, List.of("http"));
+            dialect.setInstant(statement, 1, Instant.now());
+            dialect.bindStrings(statement, 2, List.of("http"));
             try (ResultSet resultSet = statement.executeQuery()) {
                 int columns = resultSet.getMetaData().getColumnCount();
                 while (resultSet.next()) {

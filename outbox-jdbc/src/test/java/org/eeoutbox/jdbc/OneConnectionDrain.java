@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -73,11 +74,15 @@ final class OneConnectionDrain implements AutoCloseable {
         });
     }
 
-    /** Drains in batches of {@code batchSize} with a deliverer that delivers everything; returns how many. */
+    /**
+     * Drains in batches of {@code batchSize} with a deliverer that delivers everything; returns how
+     * many. Its first claim scans from the oldest entry, every later one from a due time (the
+     * full-scan interval is an hour).
+     */
     int drain(int batchSize) {
         return new OutboxProcessor(store, transactions, List.of(RecordingDeliverer.alwaysDelivering(TYPE)),
-                ProcessorSettings.DEFAULT.withBatchSize(batchSize), new OutboxListener() { }, executor,
-                Clock.systemUTC()).drain();
+                ProcessorSettings.DEFAULT.withBatchSize(batchSize).withFullScanInterval(Duration.ofHours(1)),
+                new OutboxListener() { }, executor, Clock.systemUTC()).drain();
     }
 
     @Override
