@@ -58,9 +58,10 @@ final class ScaleBench {
                 start = System.nanoTime();
                 history.seedRecentlyDelivered(options.historyRows(), Engine.NOOP_TYPE, Engine.NOOP_METADATA);
                 history.analyze();
+                double seeded = (System.nanoTime() - start) / 1e9;
                 Duration purge = history.awaitPurge(start);
                 System.out.printf(Locale.ROOT, "scale   %s: %,d more rows delivered two minutes ago in %.1f s%s%n",
-                        history.label(), options.historyRows(), (System.nanoTime() - start) / 1e9,
+                        history.label(), options.historyRows(), seeded,
                         history.isPostgresql() ? ", autovacuum off: " + history.claimIndexReport()
                                 : String.format(Locale.ROOT, ", then %.1f s for InnoDB's purge", purge.toNanos() / 1e9));
                 compare(runner, "recently delivered", history, empty, rows, executor, true);
