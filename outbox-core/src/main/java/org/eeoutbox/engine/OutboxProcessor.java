@@ -239,7 +239,8 @@ public final class OutboxProcessor {
         do {
             List<BatchReport.Outcome> locked = lockTypes.isEmpty() ? List.of() : processBatch();
             processed += locked.size();
-            goOn = locked.size() == settings.batchSize() || releasesKey(locked);
+            boolean lockedReleasedKey = releaseKeys(locked);
+            goOn = locked.size() == settings.batchSize() || lockedReleasedKey;
             if (!leases.deliveryTypes().isEmpty()) {
                 Optional<LeaseBatch> claimed = claimLeases(leaseTransactions);
                 CompletableFuture<List<BatchReport.Outcome>> previous = delivering;
@@ -250,14 +251,15 @@ public final class OutboxProcessor {
                 // deliverAndComplete never throws: failures become results and reports.
                 List<BatchReport.Outcome> completed = previous.join();
                 processed += completed.size();
+                boolean completedReleasedKey = releaseKeys(completed);
                 goOn |= claimed.map(batch -> batch.leased().size() == settings.batchSize()).orElse(false)
-                        || releasesKey(completed);
+                        || completedReleasedKey;
                 if (!goOn) {
                     // About to stop: finish the batch in flight, and go round if it released a key.
                     completed = delivering.join();
                     delivering = NOTHING_IN_FLIGHT;
                     processed += completed.size();
-                    goOn = releasesKey(completed);
+                    goOn = releaseKeys(completed);
                 }
             }
         } while (goOn && !stopped && System.nanoTime() - deadline < 0);
@@ -265,11 +267,12 @@ public final class OutboxProcessor {
     }
 
     /**
-     * Whether an entry with an ordering key left the claimable set, so that its successor may be
-     * claimed; if so, the next claims scan from the oldest entry, since the successor may be due
-     * before where the claim windows start.
+     * Returns whether an entry with an ordering key left the claimable set, so that its successor
+     * may be claimed; if so, makes the next claims scan from the oldest entry, since the successor
+     * may be due before where the claim windows start. Call it for every batch's outcomes, never
+     * behind a condition that may skip it.
      */
-    private boolean releasesKey(List<BatchReport.Outcome> outcomes) {
+    private boolean releaseKeys(List<BatchReport.Outcome> outcomes) {
         for (BatchReport.Outcome outcome : outcomes) {
             OutboxEntry entry = outcome.entry();
             if (entry.orderingKey() != null && (entry.status() == OutboxStatus.DELIVERED

@@ -354,6 +354,25 @@ class OutboxProcessorTest {
         assertEquals(Optional.empty(), store.claimedFrom.get(1));
     }
 
+    @Test
+    void anOrderingKeysReleaseInAFullBatchAlsoMakesTheNextClaimScanFromTheOldest() {
+        UUID head = addKeyed("order-1");
+        OutboxMessage next = new OutboxMessage("t", "{}").withOrderingKey("order-1");
+        UUID successor = store.insert(OutboxEntry.create(UUID.randomUUID(), next, delivery("http"),
+                NOW.minus(Duration.ofHours(2))));
+        // Batches of one: the batch that delivers the head is full, so the drain goes on anyway.
+        OutboxProcessor processor = new OutboxProcessor(store, DIRECT, List.of(deliverer("http",
+                entry -> DeliveryResult.delivered())), ProcessorSettings.DEFAULT.withBatchSize(1)
+                .withFullScanInterval(Duration.ofHours(1)), new OutboxListener() { }, Runnable::run,
+                Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0);
+
+        processor.drain();
+
+        assertEquals(OutboxStatus.DELIVERED, store.rows.get(head).status());
+        assertEquals(OutboxStatus.DELIVERED, store.rows.get(successor).status());
+        assertEquals(Optional.empty(), store.claimedFrom.get(1));
+    }
+
     /** Catches what {@code type}'s System.Logger logs, at every level, until the test ends. */
     private CapturedLog logOf(Class<?> type) {
         CapturedLog captured = CapturedLog.of(type.getName());
