@@ -320,10 +320,7 @@ class OutboxProcessorTest {
     @Test
     void claimsAfterTheFirstStartAnIntervalBeforeTheOldestEntryFound() {
         add("http");
-        OutboxProcessor processor = new OutboxProcessor(store, DIRECT, List.of(deliverer("http",
-                entry -> DeliveryResult.delivered())), ProcessorSettings.DEFAULT.withFullScanInterval(
-                Duration.ofHours(1)), new OutboxListener() { }, Runnable::run, Clock.fixed(NOW, ZoneOffset.UTC),
-                () -> 0.0);
+        OutboxProcessor processor = deliveringWithHourlyFullScans(ProcessorSettings.DEFAULT);
         processor.drain();
         // Written two hours ago by a transaction that commits only now: the next full scan's.
         UUID late = store.insert(OutboxEntry.create(UUID.randomUUID(), new OutboxMessage("t", "late"),
@@ -338,14 +335,8 @@ class OutboxProcessorTest {
     @Test
     void anOrderingKeysReleaseMakesTheNextClaimScanFromTheOldest() {
         UUID head = addKeyed("order-1");
-        // The key's next entry, due before the window the first claim opens (written long ago, say).
-        OutboxMessage next = new OutboxMessage("t", "{}").withOrderingKey("order-1");
-        UUID successor = store.insert(OutboxEntry.create(UUID.randomUUID(), next, delivery("http"),
-                NOW.minus(Duration.ofHours(2))));
-        OutboxProcessor processor = new OutboxProcessor(store, DIRECT, List.of(deliverer("http",
-                entry -> DeliveryResult.delivered())), ProcessorSettings.DEFAULT.withFullScanInterval(
-                Duration.ofHours(1)), new OutboxListener() { }, Runnable::run, Clock.fixed(NOW, ZoneOffset.UTC),
-                () -> 0.0);
+        UUID successor = addKeyedDueTwoHoursAgo("order-1");
+        OutboxProcessor processor = deliveringWithHourlyFullScans(ProcessorSettings.DEFAULT);
 
         processor.drain();
 
@@ -357,14 +348,9 @@ class OutboxProcessorTest {
     @Test
     void anOrderingKeysReleaseInAFullBatchAlsoMakesTheNextClaimScanFromTheOldest() {
         UUID head = addKeyed("order-1");
-        OutboxMessage next = new OutboxMessage("t", "{}").withOrderingKey("order-1");
-        UUID successor = store.insert(OutboxEntry.create(UUID.randomUUID(), next, delivery("http"),
-                NOW.minus(Duration.ofHours(2))));
+        UUID successor = addKeyedDueTwoHoursAgo("order-1");
         // Batches of one: the batch that delivers the head is full, so the drain goes on anyway.
-        OutboxProcessor processor = new OutboxProcessor(store, DIRECT, List.of(deliverer("http",
-                entry -> DeliveryResult.delivered())), ProcessorSettings.DEFAULT.withBatchSize(1)
-                .withFullScanInterval(Duration.ofHours(1)), new OutboxListener() { }, Runnable::run,
-                Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0);
+        OutboxProcessor processor = deliveringWithHourlyFullScans(ProcessorSettings.DEFAULT.withBatchSize(1));
 
         processor.drain();
 
@@ -399,6 +385,23 @@ class OutboxProcessorTest {
         } finally {
             executor.shutdownNow();
         }
+    }
+
+    /**
+     * Adds the next entry of {@code orderingKey}, due two hours ago: before the window that the
+     * claims of {@link #deliveringWithHourlyFullScans} open (written long ago, say).
+     */
+    private UUID addKeyedDueTwoHoursAgo(String orderingKey) {
+        OutboxMessage next = new OutboxMessage("t", "{}").withOrderingKey(orderingKey);
+        return store.insert(OutboxEntry.create(UUID.randomUUID(), next, delivery("http"),
+                NOW.minus(Duration.ofHours(2))));
+    }
+
+    /** A processor on {@link #store} at {@link #NOW} delivering every http entry, a full scan an hour. */
+    private OutboxProcessor deliveringWithHourlyFullScans(ProcessorSettings settings) {
+        return new OutboxProcessor(store, DIRECT, List.of(deliverer("http", entry -> DeliveryResult.delivered())),
+                settings.withFullScanInterval(Duration.ofHours(1)), new OutboxListener() { }, Runnable::run,
+                Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0);
     }
 
     private UUID addKeyed(String orderingKey) {
