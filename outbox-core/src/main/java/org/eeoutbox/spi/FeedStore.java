@@ -20,7 +20,9 @@ public interface FeedStore {
 
     /**
      * Returns up to {@code limit} events of {@code channel} whose cursor is greater than
-     * {@code afterSeq}, in cursor order.
+     * {@code afterSeq}, in cursor order. Never leaves out a committed event whose cursor is smaller
+     * than the last one returned, even on a database whose snapshot can show a transaction's
+     * commit without an earlier one's (MariaDB).
      *
      * @param afterSeq the last cursor received, {@code 0} for the channel's beginning
      * @param limit    at most this many, {@code >= 1}

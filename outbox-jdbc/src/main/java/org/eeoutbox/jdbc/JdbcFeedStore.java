@@ -62,12 +62,43 @@ public final class JdbcFeedStore implements FeedStore {
         });
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A read whose events are not consecutive from {@code afterSeq + 1} is read again, and only
+     * the events up to the last one the first read returned are kept. On MariaDB a statement's
+     * snapshot is not taken atomically (InnoDB copies the active transactions from a lock-free hash
+     * while others commit), so it can show a channel's event {@code n + 1} without {@code n}, which
+     * had committed first: a cursor moved past {@code n} would never see it. Whatever a snapshot
+     * shows had committed before the next statement starts, and {@code n} committed before
+     * {@code n + 1}, so the second read holds every committed event up to the first read's last.
+     * A real gap (purged events) costs the second read only.
+     */
     @Override
     public List<FeedEvent> read(String channel, long afterSeq, int limit) {
         Objects.requireNonNull(channel, "channel");
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be >= 1, got: " + limit);
         }
+        List<FeedEvent> events = query(channel, afterSeq, limit);
+        if (consecutive(events, afterSeq)) {
+            return events;
+        }
+        long lastSeen = events.get(events.size() - 1).seq();
+        return query(channel, afterSeq, limit).stream().takeWhile(event -> event.seq() <= lastSeen).toList();
+    }
+
+    private static boolean consecutive(List<FeedEvent> events, long afterSeq) {
+        long expected = afterSeq + 1;
+        for (FeedEvent event : events) {
+            if (event.seq() != expected++) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private List<FeedEvent> query(String channel, long afterSeq, int limit) {
         return StoreCalls.run(connections, "read feed channel '" + channel + "' after " + afterSeq, connection -> {
             try (PreparedStatement statement = connection.prepareStatement(readSql)) {
                 statement.setString(1, channel);
