@@ -263,26 +263,7 @@ abstract class AbstractOrderingTest {
         for (int w = 0; w < 4; w++) {
             workers.add(executor.submit(() -> {
                 while (delivered.get() < keys * perKey) {
-                    tx(() -> {
-                        List<OutboxEntry> claimed = store.claim(Set.of("http"), Instant.now(), 7);
-                        Set<String> keysInClaim = new HashSet<>();
-                        List<OutboxEntry> done = new ArrayList<>();
-                        for (OutboxEntry entry : claimed) {
-                            if (!keysInClaim.add(entry.orderingKey())) {
-                                violations.add("two entries of " + entry.orderingKey() + " in one claim");
-                            }
-                            long undelivered = countUndeliveredBefore(entry);
-                            if (undelivered != 0) {
-                                violations.add(entry.orderingKey() + " seq " + entry.orderingSeq() + " claimed while "
-                                        + undelivered + " earlier entries were not delivered");
-                            }
-                            done.add(entry.toDelivered(Instant.now()));
-                        }
-                        pause(claimed.isEmpty() ? 5 : 2);
-                        store.update(done);
-                        delivered.addAndGet(done.size());
-                        return null;
-                    });
+                    delivered.addAndGet(claimCheckingOrderAndDeliver(7, true, violations));
                 }
                 return null;
             }));
@@ -293,6 +274,42 @@ abstract class AbstractOrderingTest {
 
         assertEquals(List.of(), violations);
         assertEquals(keys * perKey, database.queryForLong("SELECT COUNT(*) FROM outbox WHERE status = 'DELIVERED'"));
+    }
+
+    @Test
+    final void claimsRacingPublishersOfTheSameKeysNeverHoldTwoEntriesOfOneKey() throws Exception {
+        // The test above claims a backlog published beforehand; here keys get new entries while
+        // two workers claim them: a head check that missed a just-committed predecessor shows.
+        int keys = 3;
+        int perPublisher = 150;
+        int publishers = 4;
+        int total = publishers * perPublisher;
+        List<String> violations = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger delivered = new AtomicInteger();
+        List<Future<?>> running = new ArrayList<>();
+        for (int p = 0; p < publishers; p++) {
+            running.add(executor.submit(() -> {
+                for (int m = 0; m < perPublisher; m++) {
+                    publishKeyedTx("key-" + ThreadLocalRandom.current().nextInt(keys), "{}");
+                }
+                return null;
+            }));
+        }
+        for (int w = 0; w < 2; w++) {
+            running.add(executor.submit(() -> {
+                long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+                while (delivered.get() < total && System.nanoTime() < deadline) {
+                    delivered.addAndGet(claimCheckingOrderAndDeliver(20, false, violations));
+                }
+                return null;
+            }));
+        }
+        for (Future<?> task : running) {
+            task.get(3, TimeUnit.MINUTES);
+        }
+
+        assertEquals(List.of(), violations);
+        assertEquals(total, delivered.get());
     }
 
     @Test
@@ -496,6 +513,35 @@ abstract class AbstractOrderingTest {
     }
 
     /** Reads, outside the claiming transaction, how many earlier entries of the entry's key are not delivered. */
+    /**
+     * Claims up to {@code limit} entries in one transaction, adds to {@code violations} each claimed
+     * entry whose key is held by another entry of the claim or by an undelivered predecessor, and
+     * marks them delivered (after a short hold when {@code hold}); returns how many it claimed.
+     */
+    private int claimCheckingOrderAndDeliver(int limit, boolean hold, List<String> violations) {
+        return tx(() -> {
+            List<OutboxEntry> claimed = store.claim(Set.of("http"), Instant.now(), limit);
+            Set<String> keysInClaim = new HashSet<>();
+            List<OutboxEntry> done = new ArrayList<>();
+            for (OutboxEntry entry : claimed) {
+                if (!keysInClaim.add(entry.orderingKey())) {
+                    violations.add("two entries of " + entry.orderingKey() + " in one claim");
+                }
+                long undelivered = countUndeliveredBefore(entry);
+                if (undelivered != 0) {
+                    violations.add(entry.orderingKey() + " seq " + entry.orderingSeq() + " claimed while "
+                            + undelivered + " earlier entries were not delivered");
+                }
+                done.add(entry.toDelivered(Instant.now()));
+            }
+            if (hold) {
+                pause(claimed.isEmpty() ? 5 : 2);
+            }
+            store.update(done);
+            return done.size();
+        });
+    }
+
     private long countUndeliveredBefore(OutboxEntry entry) {
         try (Connection connection = database.dataSource().getConnection();
              PreparedStatement statement = connection.prepareStatement("SELECT COUNT(*) FROM outbox "
