@@ -262,7 +262,7 @@ public final class JdbcOutboxStore implements OutboxStore {
             }
             dialect.setInstant(statement, index++, now);
             dialect.bindStrings(statement, index, deliveryTypes);
-            try (ResultSet resultSet = statement.executeQuery()) {
+            try (ResultSet resultSet = firstResultSet(statement)) {
                 List<T> rows = new ArrayList<>(limit);
                 while (resultSet.next()) {
                     rows.add(mapper.map(resultSet));
@@ -270,6 +270,18 @@ public final class JdbcOutboxStore implements OutboxStore {
                 return rows;
             }
         }
+    }
+
+    /** Runs {@code statement}; returns its first result set, past what a prelude returned. */
+    private static ResultSet firstResultSet(PreparedStatement statement) throws SQLException {
+        boolean isResultSet = statement.execute();
+        while (!isResultSet) {
+            if (statement.getUpdateCount() == -1) {
+                throw new SQLException("The claim returned no result set");
+            }
+            isResultSet = statement.getMoreResults();
+        }
+        return statement.getResultSet();
     }
 
     /**

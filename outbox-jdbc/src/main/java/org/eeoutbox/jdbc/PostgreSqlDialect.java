@@ -104,6 +104,19 @@ public final class PostgreSqlDialect extends SqlDialect {
         return "outbox";
     }
 
+    /**
+     * Makes the claim run its cached generic plan. Its two bounds on {@code next_attempt_at} are a
+     * range PostgreSQL's generic plan guesses at 0.5 % of the rows; on a backlog of tens of
+     * thousands of entries that plan costs more than each claim's own, so the server would plan
+     * every claim anew, a quarter of a 10-entry batch's time on the database (BENCHMARKS.md,
+     * "History stays flat"). The generic plan is the same index range scan. {@code SET LOCAL}
+     * ends with the claim's transaction, so no pooled connection keeps it.
+     */
+    @Override
+    String claimFromDueTimePrelude() {
+        return "SET LOCAL plan_cache_mode = force_generic_plan;\n";
+    }
+
     @Override
     String databaseNow() {
         // The statement's start rather than the transaction's (now()): the same in a short claim.

@@ -265,7 +265,7 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
      *                BENCHMARKS.md "the claim planned once"); {@code > 0}
      */
     final String claimSql(int typeCount, String columns, HeadFailurePolicy policy, boolean fromDueTime, int limit) {
-        return """
+        return (fromDueTime ? claimFromDueTimePrelude() : "") + """
                 SELECT %s
                 FROM %s
                 WHERE %s
@@ -273,6 +273,15 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
                 LIMIT %d
                 FOR UPDATE SKIP LOCKED""".formatted(columns, claimTable(),
                 claimablePredicate(typeCount, policy, fromDueTime), limit);
+    }
+
+    /**
+     * What a claim from a due time sends before its {@code SELECT}, in the same round trip: a
+     * statement ending in {@code ;} whose setting ends with the transaction, or {@code ""} (the
+     * default) for nothing.
+     */
+    String claimFromDueTimePrelude() {
+        return "";
     }
 
     /**

@@ -15,6 +15,7 @@ import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import org.eeoutbox.spi.HeadFailurePolicy;
 import org.eeoutbox.testkit.TestDatabase;
 import org.eeoutbox.testkit.TestDatabases;
 import org.junit.jupiter.api.AfterEach;
@@ -88,12 +89,13 @@ class PostgreSqlDataSourceTransactionsTest extends AbstractDataSourceTransaction
             assertEquals(30, engine.drain(10));
 
             // Three batches of 10 and a fourth that claims nothing; pgJDBC sends BEGIN with the claim.
-            List<String> batch = List.of("BEGIN", "SELECT", "Sync", "UPDATE", "Sync", "COMMIT", "Sync");
-            List<String> expected = new ArrayList<>();
-            for (int i = 0; i < 3; i++) {
-                expected.addAll(batch);
+            // The first claim scans from the oldest entry; the others, from a due time, send the
+            // setting that keeps their generic plan in the same round trip.
+            List<String> expected = new ArrayList<>(List.of("BEGIN", "SELECT", "Sync", "UPDATE", "Sync", "COMMIT", "Sync"));
+            for (int i = 0; i < 2; i++) {
+                expected.addAll(List.of("BEGIN", "SET", "SELECT", "Sync", "UPDATE", "Sync", "COMMIT", "Sync"));
             }
-            expected.addAll(List.of("BEGIN", "SELECT", "Sync", "COMMIT", "Sync"));
+            expected.addAll(List.of("BEGIN", "SET", "SELECT", "Sync", "COMMIT", "Sync"));
             assertEquals(expected, withSyncsLast(protocolEvents), "no SHOW: the connection is not asked again");
         }
     }
@@ -111,19 +113,77 @@ class PostgreSqlDataSourceTransactionsTest extends AbstractDataSourceTransaction
 
             // 101 claims: the first from the oldest entry, the 100 others from a due time, another
             // statement. pgJDBC names a statement on the server from its 5th use on
-            // (prepareThreshold), and the server plans the first 5 executions of a named statement
-            // for their parameters before it compares those plans with the generic one. With the
-            // limit bound as a parameter the generic plan of a backlog costs more, and every one of
-            // the 96 executions was planned anew.
+            // (prepareThreshold); left to itself, the server plans the first 5 executions of a
+            // named statement for their parameters before it compares those plans with the generic
+            // one (here 5 custom and 91 generic). The claims from a due time force the generic
+            // plan (SET LOCAL plan_cache_mode): on a backlog of 20,000 entries or more their
+            // range's generic plan costs more, and without the setting the server planned every
+            // one anew, as it did every claim when the limit was bound as a parameter.
             try (Connection connection = engine.pool().getConnection();
                  Statement statement = connection.createStatement();
                  ResultSet plans = statement.executeQuery("SELECT generic_plans, custom_plans FROM pg_prepared_statements "
                          + "WHERE statement LIKE '%FOR UPDATE SKIP LOCKED%'")) {
                 assertTrue(plans.next(), "the claim is a named statement on the server");
-                assertEquals(5, plans.getLong("custom_plans"), "planned for its parameters: the first five only");
-                assertEquals(91, plans.getLong("generic_plans"), "the rest reuse the generic plan");
+                assertEquals(0, plans.getLong("custom_plans"), "never planned for its parameters");
+                assertEquals(96, plans.getLong("generic_plans"), "every execution reuses the generic plan");
                 assertFalse(plans.next(), "one claim statement named: the claim from the oldest ran once");
             }
+        }
+    }
+
+    @Test
+    void theGenericPlanOfAClaimFromADueTimeScansTheClaimIndexOnABacklog() throws SQLException {
+        try (OneConnectionDrain engine = new OneConnectionDrain(database(), "TRANSACTION_READ_COMMITTED")) {
+            engine.publish(1_000);
+            try (Connection connection = engine.pool().getConnection();
+                 Statement statement = connection.createStatement()) {
+                for (int held = 1_000; held < 50_000; held *= 2) {
+                    statement.execute("""
+                            INSERT INTO outbox (id, message_type, payload, delivery_type, delivery_metadata, status,
+                                                attempts, next_attempt_at, created_at, updated_at)
+                            SELECT gen_random_uuid(), message_type, payload, delivery_type, delivery_metadata, status,
+                                   attempts, next_attempt_at + random() * INTERVAL '1 second', created_at, updated_at
+                            FROM outbox LIMIT %d""".formatted(Math.min(held, 50_000 - held)));
+                }
+                statement.execute("ANALYZE outbox");
+
+                String plan = explainGenericClaimFromADueTime(connection);
+
+                // What every claim from a due time runs: the claim index in order, as far as LIMIT
+                // needs, with no sort of the whole range.
+                assertTrue(plan.contains("Index Scan using outbox_claim_idx"), plan);
+                assertFalse(plan.contains("Sort"), plan);
+            }
+        }
+    }
+
+    /** The plan a claim from a due time gets with its prelude (the generic plan), due now. */
+    private static String explainGenericClaimFromADueTime(Connection connection) throws SQLException {
+        SqlDialect dialect = new PostgreSqlDialect();
+        String prelude = dialect.claimFromDueTimePrelude();
+        String claim = dialect.claimSql(1, dialect.claimColumns(), HeadFailurePolicy.BLOCK, true, 10)
+                .substring(prelude.length());
+        int parameter = 0;
+        StringBuilder numbered = new StringBuilder();
+        for (char c : claim.toCharArray()) {
+            numbered.append(c == '?' ? "$" + ++parameter : String.valueOf(c));
+        }
+        connection.setAutoCommit(false);
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(prelude);
+            statement.execute("PREPARE claim AS " + numbered);
+            StringBuilder plan = new StringBuilder();
+            try (ResultSet rows = statement.executeQuery("EXPLAIN EXECUTE claim(now() - INTERVAL '1 hour', "
+                    + "now() + INTERVAL '1 hour', '{" + OneConnectionDrain.TYPE + "}')")) {
+                while (rows.next()) {
+                    plan.append(rows.getString(1)).append('\n');
+                }
+            }
+            statement.execute("DEALLOCATE claim");
+            return plan.toString();
+        } finally {
+            connection.rollback();
+            connection.setAutoCommit(true);
         }
     }
 
