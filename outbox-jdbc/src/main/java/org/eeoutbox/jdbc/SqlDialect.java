@@ -229,8 +229,8 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
      * every entry: PostgreSQL's generic plan guesses the two bounds of a range at half a percent of
      * the rows, and on a backlog of more than a few thousand entries that plan costs more than the
      * plans made for each claim's parameters, so the server plans every claim anew (BENCHMARKS.md,
-     * "History stays flat"). A claim from a due time pays that on such backlogs; a processor makes
-     * every claim from the oldest when its full-scan interval is zero.
+     * "History stays flat"). A claim from a due time needs both bounds, and its prelude makes the
+     * server keep the generic plan anyway ({@link #claimFromDueTimePrelude}).
      */
     final String claimablePredicate(int typeCount, HeadFailurePolicy policy, boolean fromDueTime) {
         return "status = 'PENDING' AND " + (fromDueTime ? "next_attempt_at >= ? AND " : "")

@@ -512,7 +512,6 @@ abstract class AbstractOrderingTest {
         return tx(() -> store.find(id).orElseThrow());
     }
 
-    /** Reads, outside the claiming transaction, how many earlier entries of the entry's key are not delivered. */
     /**
      * Claims up to {@code limit} entries in one transaction, adds to {@code violations} each claimed
      * entry whose key is held by another entry of the claim or by an undelivered predecessor, and
@@ -542,6 +541,7 @@ abstract class AbstractOrderingTest {
         });
     }
 
+    /** Reads, outside the claiming transaction, how many earlier entries of the entry's key are not delivered. */
     private long countUndeliveredBefore(OutboxEntry entry) {
         try (Connection connection = database.dataSource().getConnection();
              PreparedStatement statement = connection.prepareStatement("SELECT COUNT(*) FROM outbox "
