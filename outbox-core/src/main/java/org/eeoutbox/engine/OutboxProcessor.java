@@ -194,6 +194,20 @@ public final class OutboxProcessor {
     }
 
     /**
+     * Makes a running drain go round once more, and runs none itself: cheap enough for a thread
+     * that has just committed entries and must not deliver them. The pass that goes round starts
+     * after this call, so it sees every entry committed before it.
+     *
+     * @return {@code true} if a drain was running: it will claim the new entries without another
+     *         call; {@code false} if none was, and the caller must have {@link #drain()} called
+     */
+    public boolean wakeRunningDrain() {
+        // Set before reading: a drain that ends meanwhile reads the request after clearing running.
+        wakeRequested.set(true);
+        return running.get();
+    }
+
+    /**
      * Stops processing: running workers finish the batch in hand and claim no more; later calls
      * to {@link #drain()} do nothing.
      */

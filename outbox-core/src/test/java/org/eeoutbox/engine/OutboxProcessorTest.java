@@ -1,6 +1,7 @@
 package org.eeoutbox.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -126,7 +128,31 @@ class OutboxProcessorTest {
     }
 
     @Test
-    void aWakeUpDuringAPassMakesThePassGoRoundOnceMore() throws Exception {
+    void aDrainCalledDuringAPassReturnsAtOnceAndMakesThePassGoRoundOnceMore() throws Exception {
+        wakeDuringAPass(processor -> assertEquals(0, processor.drain(), "a drain while one runs returns at once"));
+    }
+
+    @Test
+    void wakingARunningDrainMakesItGoRoundOnceMore() throws Exception {
+        wakeDuringAPass(processor -> assertTrue(processor.wakeRunningDrain(), "a drain runs"));
+    }
+
+    @Test
+    void wakingWhenNoDrainRunsSaysSoAndDeliversNothing() {
+        add("http");
+        List<String> delivered = new ArrayList<>();
+        OutboxProcessor processor = processor(deliverer("http", entry -> {
+            delivered.add(entry.payload());
+            return DeliveryResult.delivered();
+        }), new OutboxListener() { });
+
+        assertFalse(processor.wakeRunningDrain());
+        assertEquals(List.of(), delivered);
+        assertEquals(1, processor.drain());
+    }
+
+    /** Publishes a second entry while the first is being delivered, then {@code wake}s the processor. */
+    private void wakeDuringAPass(Consumer<OutboxProcessor> wake) throws Exception {
         add("http");
         CountDownLatch firstBatchDelivering = new CountDownLatch(1);
         CountDownLatch secondPublished = new CountDownLatch(1);
@@ -145,7 +171,7 @@ class OutboxProcessorTest {
         synchronized (store) {
             add("http");
         }
-        assertEquals(0, processor.drain(), "a drain while one runs returns at once");
+        wake.accept(processor);
         secondPublished.countDown();
 
         assertEquals(2, running.get(10, TimeUnit.SECONDS), "the running pass went round again for the wake-up");

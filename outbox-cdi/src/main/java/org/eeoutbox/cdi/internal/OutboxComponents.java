@@ -67,11 +67,6 @@ record OutboxComponents(OutboxSettings settings, String databaseName, OutboxStor
                 deliverers.stream().map(MessageDeliverer::deliveryType).toList(), settings.trigger().propertyValue());
     }
 
-    /** Wakes the processor at once, on the managed executor; called after a publishing transaction commits. */
-    void wakeUp() {
-        processor.ifPresent(p -> tasks.now("wake-up", p::drain));
-    }
-
     /**
      * Calls {@code consumer} with fresh counts every {@code outbox.metrics.refresh-interval}, each
      * read in a transaction of its own; each read is also the database probe of {@link #probes}.

@@ -72,9 +72,25 @@ final class OutboxTasks {
         }
     }
 
-    /** Runs {@code task} once, as soon as the worker can; does nothing once stopped. */
-    void now(String name, Runnable task) {
-        submit(name, task, () -> { });
+    /**
+     * Returns a request to run {@code task} once, as soon as the worker can. The requests made
+     * before that run starts are one request, served by that run: a burst of them costs one
+     * hand-over to the worker, the part of a request that costs most inside a server (a managed
+     * executor captures the caller's context at every hand-over). A request made after the run
+     * started asks for another run. The returned request is thread-safe and does nothing once
+     * this is stopped.
+     */
+    Runnable coalescing(String name, Runnable task) {
+        AtomicBoolean queued = new AtomicBoolean();
+        Runnable run = () -> {
+            queued.set(false);
+            task.run();
+        };
+        return () -> {
+            if (queued.compareAndSet(false, true)) {
+                submit(name, run, () -> queued.set(false));
+            }
+        };
     }
 
     /**

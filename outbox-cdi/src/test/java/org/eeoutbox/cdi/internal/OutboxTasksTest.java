@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -160,10 +161,68 @@ class OutboxTasksTest {
         assertTrue(tasks.stop(Duration.ofSeconds(5)));
 
         trigger.fire(0);
-        tasks.now("wake-up", runs::incrementAndGet);
+        tasks.coalescing("wake-up", runs::incrementAndGet).run();
         worker.shutdown();
         assertTrue(worker.awaitTermination(5, TimeUnit.SECONDS));
         assertEquals(1, runs.get(), "nothing runs after stop");
+    }
+
+    @Test
+    void requestsMadeBeforeTheRunStartsAreServedByOneRun() {
+        List<Runnable> handedOver = new ArrayList<>();
+        OutboxTasks byHand = new OutboxTasks(trigger, handedOver::add);
+        AtomicInteger runs = new AtomicInteger();
+        Runnable request = byHand.coalescing("wake-up", runs::incrementAndGet);
+
+        request.run();
+        request.run();
+        request.run();
+        assertEquals(1, handedOver.size(), "three requests before the run started: one hand-over");
+
+        handedOver.get(0).run();
+        assertEquals(1, runs.get());
+        request.run();
+        assertEquals(2, handedOver.size(), "a request after the run started asks for another");
+    }
+
+    @Test
+    void aRequestMadeWhileTheRunRunsAsksForAnotherRun() {
+        List<Runnable> handedOver = new ArrayList<>();
+        OutboxTasks byHand = new OutboxTasks(trigger, handedOver::add);
+        AtomicInteger runs = new AtomicInteger();
+        Runnable[] request = new Runnable[1];
+        request[0] = byHand.coalescing("wake-up", () -> {
+            if (runs.incrementAndGet() == 1) {
+                request[0].run();
+            }
+        });
+
+        request[0].run();
+        handedOver.get(0).run();
+        assertEquals(2, handedOver.size(), "the run had started: what it read may predate the request");
+        handedOver.get(1).run();
+        assertEquals(2, runs.get());
+    }
+
+    @Test
+    void aRefusedHandOverDoesNotSwallowTheNextRequests() {
+        AtomicBoolean refuse = new AtomicBoolean(true);
+        List<Runnable> handedOver = new ArrayList<>();
+        OutboxTasks byHand = new OutboxTasks(trigger, task -> {
+            if (refuse.get()) {
+                throw new RejectedExecutionException("saturated");
+            }
+            handedOver.add(task);
+        });
+        AtomicInteger runs = new AtomicInteger();
+        Runnable request = byHand.coalescing("wake-up", runs::incrementAndGet);
+
+        request.run();
+        refuse.set(false);
+        request.run();
+        assertEquals(1, handedOver.size(), "the refused request is not taken for one waiting to run");
+        handedOver.get(0).run();
+        assertEquals(1, runs.get());
     }
 
     /** A task that counts its runs, says it started, and waits for {@code release}. */
