@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.DoubleSupplier;
@@ -49,7 +50,8 @@ import org.eeoutbox.spi.TransactionRunner;
  *
  * <p>Thread-safe. {@link #drain()} never runs twice at once: a call made while a pass runs
  * returns at once and makes the running pass go round once more, so a wake-up is never lost.
- * With a concurrency above one, the extra workers run on the given {@link Executor}.
+ * With a concurrency above one, the extra workers run on the given {@link Executor}, started when
+ * the first worker finds a backlog.
  *
  * <p>Logs, under this class's name: each entry that ends {@code FAILED} at {@code WARNING} (for an
  * entry with an ordering key, with what becomes of its key: blocked, or going on without it, as
@@ -215,20 +217,44 @@ public final class OutboxProcessor {
         stopped = true;
     }
 
+    /**
+     * Runs one worker, and the others once it finds a backlog (it goes round for more): a wake-up
+     * that finds a few entries costs one worker's claims, not every worker's.
+     */
     private int runWorkers() {
-        int workers = settings.concurrency();
-        if (workers == 1) {
-            return drainOneWorker();
+        ExtraWorkers others = new ExtraWorkers();
+        int processed = drainOneWorker(others::start);
+        return processed + others.join();
+    }
+
+    /**
+     * The workers beyond the first of one pass, on the executor. Confined to the first worker's
+     * thread, which starts them at most once; those the executor refuses are done without.
+     */
+    private final class ExtraWorkers {
+        private final List<CompletableFuture<Integer>> running = new ArrayList<>();
+        private boolean started;
+
+        void start() {
+            if (started) {
+                return;
+            }
+            started = true;
+            int wanted = settings.concurrency() - 1;
+            try {
+                for (int i = 0; i < wanted; i++) {
+                    running.add(CompletableFuture.supplyAsync(() -> drainOneWorker(() -> { }), executor));
+                }
+            } catch (RejectedExecutionException e) {
+                LOG.log(Level.DEBUG, "The executor refused {0} of {1} extra workers; draining without them",
+                        wanted - running.size(), wanted);
+            }
         }
-        List<CompletableFuture<Integer>> others = new ArrayList<>(workers - 1);
-        for (int i = 1; i < workers; i++) {
-            others.add(CompletableFuture.supplyAsync(this::drainOneWorker, executor));
+
+        /** Waits for the started workers; returns the entries they processed. */
+        int join() {
+            return running.stream().mapToInt(CompletableFuture::join).sum();
         }
-        int processed = drainOneWorker();
-        for (CompletableFuture<Integer> other : others) {
-            processed += other.join();
-        }
-        return processed;
     }
 
     /**
@@ -243,8 +269,10 @@ public final class OutboxProcessor {
      * completions take turns ({@code leaseTransactions}), so a worker holds at most one connection
      * for them, and none while receivers answer. Before it stops, a worker finishes the batch in
      * flight and goes round again if that released an ordering key.
+     *
+     * @param goingRound called each time the worker goes round for more
      */
-    private int drainOneWorker() {
+    private int drainOneWorker(Runnable goingRound) {
         long deadline = System.nanoTime() + settings.drainBudget().toNanos();
         int processed = 0;
         CompletableFuture<List<BatchReport.Outcome>> delivering = NOTHING_IN_FLIGHT;
@@ -275,6 +303,9 @@ public final class OutboxProcessor {
                     processed += completed.size();
                     goOn = releaseKeys(completed);
                 }
+            }
+            if (goOn) {
+                goingRound.run();
             }
         } while (goOn && !stopped && System.nanoTime() - deadline < 0);
         return processed + delivering.join().size();

@@ -9,7 +9,8 @@ import org.eeoutbox.RetryPolicy;
  *
  * @param batchSize   entries claimed per transaction, in {@code [1, 10000]}; default 100
  * @param concurrency workers draining at once, each in its own transactions, in {@code [1, 64]};
- *                    default 1
+ *                    default 1. The workers beyond the first start when the first finds a backlog
+ *                    (a full batch or a released ordering key)
  * @param retryPolicy the backoff for retriable failures
  * @param drainBudget how long one pass keeps claiming while batches come back full, {@code > 0};
  *                    default 5 s

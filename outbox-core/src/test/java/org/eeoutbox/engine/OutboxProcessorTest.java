@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -149,6 +150,41 @@ class OutboxProcessorTest {
         assertFalse(processor.wakeRunningDrain());
         assertEquals(List.of(), delivered);
         assertEquals(1, processor.drain());
+    }
+
+    @Test
+    void theExtraWorkersStartOnlyWhenTheFirstFindsABacklog() {
+        List<Runnable> handedOver = new ArrayList<>();
+        OutboxProcessor processor = new OutboxProcessor(store, DIRECT, List.of(deliverer("http",
+                entry -> DeliveryResult.delivered())), ProcessorSettings.DEFAULT.withConcurrency(4).withBatchSize(2),
+                new OutboxListener() { }, task -> {
+                    handedOver.add(task);
+                    task.run();
+                }, Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0);
+        add("http");
+
+        assertEquals(1, processor.drain());
+        assertEquals(0, handedOver.size(), "a short first batch: no extra worker");
+
+        for (int i = 0; i < 9; i++) {
+            add("http");
+        }
+        assertEquals(9, processor.drain());
+        assertEquals(3, handedOver.size(), "a full first batch: the three extra workers, once");
+    }
+
+    @Test
+    void workersTheExecutorRefusesAreDoneWithout() {
+        for (int i = 0; i < 10; i++) {
+            add("http");
+        }
+        OutboxProcessor processor = new OutboxProcessor(store, DIRECT, List.of(deliverer("http",
+                entry -> DeliveryResult.delivered())), ProcessorSettings.DEFAULT.withConcurrency(4).withBatchSize(2),
+                new OutboxListener() { }, task -> {
+                    throw new RejectedExecutionException("saturated");
+                }, Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0);
+
+        assertEquals(10, processor.drain(), "the first worker drained it all");
     }
 
     /** Publishes a second entry while the first is being delivered, then {@code wake}s the processor. */
