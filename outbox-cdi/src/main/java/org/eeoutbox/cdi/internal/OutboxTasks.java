@@ -18,7 +18,8 @@ import org.eeoutbox.engine.internal.OutageLog;
 /**
  * Runs the outbox's tasks on the container's managed executor: periodic ones when the
  * {@link OutboxTrigger} calls (a task still running when it is called again is skipped, so a task
- * never overlaps itself), one-off ones at once. Guarded so that no exception ends a schedule, and
+ * never overlaps itself), requested ones as soon as the worker can (a burst of requests that
+ * comes before the run starts is one run). Guarded so that no exception ends a schedule, and
  * counted so that {@link #stop} can wait for the tasks in flight. A task's failures are logged
  * through an {@link OutageLog} of its own: the first with its trace, then one summary line every
  * 30 s while they go on, then one line when the task works again.

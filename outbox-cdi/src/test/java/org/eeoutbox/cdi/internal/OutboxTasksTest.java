@@ -46,6 +46,9 @@ class OutboxTasksTest {
     private final ManualTrigger trigger = new ManualTrigger();
     private final ExecutorService worker = Executors.newCachedThreadPool();
     private final OutboxTasks tasks = new OutboxTasks(trigger, worker);
+    /** What {@link #byHand} hands over, for the test to run. */
+    private final List<Runnable> handedOver = new ArrayList<>();
+    private final OutboxTasks byHand = new OutboxTasks(trigger, handedOver::add);
 
     @AfterEach
     void shutDown() {
@@ -169,8 +172,6 @@ class OutboxTasksTest {
 
     @Test
     void requestsMadeBeforeTheRunStartsAreServedByOneRun() {
-        List<Runnable> handedOver = new ArrayList<>();
-        OutboxTasks byHand = new OutboxTasks(trigger, handedOver::add);
         AtomicInteger runs = new AtomicInteger();
         Runnable request = byHand.coalescing("wake-up", runs::incrementAndGet);
 
@@ -187,8 +188,6 @@ class OutboxTasksTest {
 
     @Test
     void aRequestMadeWhileTheRunRunsAsksForAnotherRun() {
-        List<Runnable> handedOver = new ArrayList<>();
-        OutboxTasks byHand = new OutboxTasks(trigger, handedOver::add);
         AtomicInteger runs = new AtomicInteger();
         Runnable[] request = new Runnable[1];
         request[0] = byHand.coalescing("wake-up", () -> {
@@ -207,15 +206,14 @@ class OutboxTasksTest {
     @Test
     void aRefusedHandOverDoesNotSwallowTheNextRequests() {
         AtomicBoolean refuse = new AtomicBoolean(true);
-        List<Runnable> handedOver = new ArrayList<>();
-        OutboxTasks byHand = new OutboxTasks(trigger, task -> {
+        OutboxTasks refusing = new OutboxTasks(trigger, task -> {
             if (refuse.get()) {
                 throw new RejectedExecutionException("saturated");
             }
             handedOver.add(task);
         });
         AtomicInteger runs = new AtomicInteger();
-        Runnable request = byHand.coalescing("wake-up", runs::incrementAndGet);
+        Runnable request = refusing.coalescing("wake-up", runs::incrementAndGet);
 
         request.run();
         refuse.set(false);
