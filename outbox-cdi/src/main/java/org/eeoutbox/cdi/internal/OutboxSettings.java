@@ -124,7 +124,8 @@ public record OutboxSettings(
             "How many entries one batch claims and delivers in one transaction.");
     static final Property<Integer> CONCURRENCY = Property.integer("outbox.processor.concurrency",
             ProcessorSettings.DEFAULT.concurrency(), 1, ProcessorSettings.MAX_CONCURRENCY,
-            "How many batches run at once while a backlog drains.");
+            "How many batches run at once while a backlog drains; the workers beyond the first start when"
+                    + " the first finds one.");
     static final Property<Duration> DRAIN_BUDGET = Property.duration("outbox.processor.drain-budget",
             ProcessorSettings.DEFAULT.drainBudget(), MILLI, null,
             "How long one poll keeps claiming batches while entries are due.");
