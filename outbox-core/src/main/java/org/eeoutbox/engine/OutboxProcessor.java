@@ -265,7 +265,8 @@ public final class OutboxProcessor {
      *
      * <p>Lease-mode batches are pipelined: each is delivered and completed on the executor while
      * this thread claims the next, which starts as soon as it is claimed; the worker then waits for
-     * the older one. So at most two lease-mode batches per worker are in flight; their claims and
+     * the older one. A batch after which the worker would stop (a short one, with no lock-mode batch
+     * going round) is delivered on this thread instead. So at most two lease-mode batches per worker are in flight; their claims and
      * completions take turns ({@code leaseTransactions}), so a worker holds at most one connection
      * for them, and none while receivers answer. Before it stops, a worker finishes the batch in
      * flight and goes round again if that released an ordering key.
@@ -286,9 +287,9 @@ public final class OutboxProcessor {
             if (!leases.deliveryTypes().isEmpty()) {
                 Optional<LeaseBatch> claimed = claimLeases(leaseTransactions);
                 CompletableFuture<List<BatchReport.Outcome>> previous = delivering;
+                boolean lockedGoesOn = goOn;
                 delivering = claimed.filter(batch -> !batch.leased().isEmpty())
-                        .map(batch -> CompletableFuture.supplyAsync(() -> deliverAndComplete(batch, leaseTransactions),
-                                executor))
+                        .map(batch -> deliverLeased(batch, leaseTransactions, lockedGoesOn))
                         .orElse(NOTHING_IN_FLIGHT);
                 // deliverAndComplete never throws: failures become results and reports.
                 List<BatchReport.Outcome> completed = previous.join();
@@ -385,6 +386,20 @@ public final class OutboxProcessor {
             batchFailed(e);
             return Optional.empty();
         }
+    }
+
+    /**
+     * Starts {@link #deliverAndComplete} of a lease-mode batch: on the executor when the worker may
+     * claim another meanwhile (the batch is full, or the lock-mode batch goes round), else on this
+     * thread, which would only wait for it: a hand-over costs a managed executor a capture of the
+     * caller's context, and a short batch is the common case of a wake-up.
+     */
+    private CompletableFuture<List<BatchReport.Outcome>> deliverLeased(LeaseBatch batch, Object turn,
+                                                                       boolean lockedGoesOn) {
+        if (lockedGoesOn || batch.leased().size() == settings.batchSize()) {
+            return CompletableFuture.supplyAsync(() -> deliverAndComplete(batch, turn), executor);
+        }
+        return CompletableFuture.completedFuture(deliverAndComplete(batch, turn));
     }
 
     /**

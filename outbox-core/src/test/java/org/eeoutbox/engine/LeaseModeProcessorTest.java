@@ -195,6 +195,26 @@ class LeaseModeProcessorTest {
     }
 
     @Test
+    void aShortLeasedBatchIsDeliveredOnTheWorkersThreadWithNoHandOver() {
+        add("http");
+        Thread worker = Thread.currentThread();
+        List<Boolean> onTheWorker = new ArrayList<>();
+        AtomicInteger handOvers = new AtomicInteger();
+
+        int processed = new OutboxProcessor(store, transactions, List.of(deliverer("http", entry -> {
+            onTheWorker.add(Thread.currentThread() == worker);
+            return DeliveryResult.delivered();
+        })), ProcessorSettings.DEFAULT, listener, task -> {
+            handOvers.incrementAndGet();
+            new Thread(task).start();
+        }, Clock.fixed(NOW, ZoneOffset.UTC), leases(Duration.ofMinutes(1)), DeliveryTracing.NONE, () -> 0.0).drain();
+
+        assertEquals(1, processed);
+        assertEquals(List.of(true), onTheWorker);
+        assertEquals(0, handOvers.get(), "nothing to claim meanwhile: no hand-over");
+    }
+
+    @Test
     void leasesForADeliveryTypeWithoutADelivererAreRejectedNamingIt() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> new OutboxProcessor(store, transactions, List.of(deliverer("http", entry -> null)),
