@@ -265,10 +265,10 @@ public final class OutboxProcessor {
      *
      * <p>Lease-mode batches are pipelined: each is delivered and completed on the executor while
      * this thread claims the next, which starts as soon as it is claimed; the worker then waits for
-     * the older one. A batch after which the worker would stop (a short one, with no lock-mode batch
-     * going round) is delivered on this thread instead. So at most two lease-mode batches per worker are in flight; their claims and
-     * completions take turns ({@code leaseTransactions}), so a worker holds at most one connection
-     * for them, and none while receivers answer. Before it stops, a worker finishes the batch in
+     * the older one. A batch after which the worker would stop (a short one, with no lock-mode
+     * batch going round) is delivered on this thread instead. So at most two lease-mode batches per
+     * worker are in flight; their claims and completions take turns ({@code leaseTransactions}), so
+     * a worker holds at most one connection for them, and none while receivers answer. Before it stops, a worker finishes the batch in
      * flight and goes round again if that released an ordering key.
      *
      * @param goingRound called each time the worker goes round for more
