@@ -3,6 +3,7 @@ package org.eeoutbox.it.support;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import org.awaitility.core.ConditionTimeoutException;
 import org.jboss.arquillian.container.spi.client.container.DeployableContainer;
 import org.jboss.arquillian.container.spi.client.deployment.DeploymentDescription;
 import org.jboss.arquillian.container.spi.client.protocol.metadata.HTTPContext;
@@ -90,11 +91,12 @@ public final class PayaraStartRetried implements LoadableExtension {
         }
 
         /** Reads the log of the start that began at {@code mark}, once it is written to its end. */
-        private static boolean securityFailedSince(long mark) throws InterruptedException {
+        private static boolean securityFailedSince(long mark) {
             ServerLog log = ServerLog.current();
-            long deadline = System.nanoTime() + LOG_PATIENCE.toNanos();
-            while (!log.containsAfter(mark, PAYARA_READY) && System.nanoTime() - deadline < 0) {
-                Thread.sleep(100);
+            try {
+                log.awaitAfter(mark, PAYARA_READY, LOG_PATIENCE);
+            } catch (ConditionTimeoutException notWrittenYet) {
+                // Judge by what is written: the failure, if any, comes before the ready line.
             }
             return log.containsAfter(mark, PAYARA_SECURITY_FAILURE);
         }
