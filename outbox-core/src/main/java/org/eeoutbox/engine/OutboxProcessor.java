@@ -268,8 +268,9 @@ public final class OutboxProcessor {
      * the older one. A batch after which the worker would stop (a short one, with no lock-mode
      * batch going round) is delivered on this thread instead. So at most two lease-mode batches per
      * worker are in flight; their claims and completions take turns ({@code leaseTransactions}), so
-     * a worker holds at most one connection for them, and none while receivers answer. Before it stops, a worker finishes the batch in
-     * flight and goes round again if that released an ordering key.
+     * a worker holds at most one connection for them, and none while receivers answer. Before it
+     * stops, a worker finishes the batch in flight and goes round again if that released an
+     * ordering key.
      *
      * @param goingRound called each time the worker goes round for more
      */
