@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.DoubleSupplier;
 import org.eeoutbox.DeliveryResult;
@@ -38,7 +39,8 @@ import org.eeoutbox.spi.TransactionRunner;
  *
  * <p>In lock mode (the default) each batch runs in a new transaction of the
  * {@link TransactionRunner}: claim (the row lock is the claim), delivery and the update of every
- * outcome commit together. In lease mode ({@link LeaseSettings}, per delivery type) the claim
+ * outcome commit together (with parallel dispatch, the update is written while the deliveries run:
+ * {@link ProcessorSettings.TransportDispatch#PARALLEL}). In lease mode ({@link LeaseSettings}, per delivery type) the claim
  * commits in a transaction of its own that stamps a lease on each entry, the delivery runs with no
  * transaction and no connection held, and the outcomes are written in another transaction, fenced
  * by each lease's token: an entry whose lease expired and was claimed again keeps the newer
@@ -68,6 +70,12 @@ public final class OutboxProcessor {
             CompletableFuture.completedFuture(List.of());
     private static final Duration COMPLETION_RETRY_FIRST_PAUSE = Duration.ofMillis(100);
     private static final Duration COMPLETION_RETRY_MAX_PAUSE = Duration.ofSeconds(2);
+    /**
+     * Lock-mode deliveries that took less than this (a transport that does not wait, such as a
+     * no-op) are not worth handing to the executor to overlap the batch's write: the next batch
+     * is delivered on the worker's thread, then written.
+     */
+    private static final long OVERLAP_MIN_DELIVERY_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
 
     private final OutboxStore store;
     private final TransactionRunner transactions;
@@ -86,14 +94,20 @@ public final class OutboxProcessor {
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean wakeRequested = new AtomicBoolean();
     private volatile boolean stopped;
+    /**
+     * How long the deliveries of the last lock-mode batch took, on any worker: whether the next
+     * batch overlaps them with its write. At first, unknown: taken as long.
+     */
+    private volatile long lastLockDeliveryNanos = Long.MAX_VALUE;
 
     /**
      * Creates a processor.
      *
      * @param deliverers one per delivery type
      * @param executor   runs the workers beyond the first and, with
-     *                   {@link ProcessorSettings.TransportDispatch#PARALLEL}, the groups of all but one
-     *                   delivery type when a batch holds several; inside a server, a managed executor
+     *                   {@link ProcessorSettings.TransportDispatch#PARALLEL}, the deliveries of
+     *                   lock-mode batches and the groups of all but one delivery type when a batch
+     *                   holds several; inside a server, a managed executor
      * @throws IllegalArgumentException if there is no deliverer or two share a delivery type
      */
     public OutboxProcessor(OutboxStore store, TransactionRunner transactions, List<MessageDeliverer> deliverers,
@@ -354,9 +368,54 @@ public final class OutboxProcessor {
         if (claimed.isEmpty()) {
             return List.of();
         }
-        List<BatchReport.Outcome> outcomes = decide(claimed, deliver(claimed));
-        store.update(outcomes.stream().map(BatchReport.Outcome::entry).toList());
+        if (settings.dispatch() == ProcessorSettings.TransportDispatch.SEQUENTIAL
+                || lastLockDeliveryNanos < OVERLAP_MIN_DELIVERY_NANOS) {
+            List<BatchReport.Outcome> outcomes = decide(claimed, timedDeliver(claimed), clock.instant());
+            store.update(entries(outcomes));
+            return outcomes;
+        }
+        return deliverWhileWritingDelivered(claimed);
+    }
+
+    /** Delivers a lock-mode batch as {@link #deliver} does, and notes how long that took. */
+    private List<DeliveryResult> timedDeliver(List<OutboxEntry> claimed) {
+        long start = System.nanoTime();
+        List<DeliveryResult> results = deliver(claimed);
+        lastLockDeliveryNanos = System.nanoTime() - start;
+        return results;
+    }
+
+    /**
+     * Delivers a lock-mode batch on the executor while this thread writes every entry of it as
+     * delivered, then writes again the entries that were not: the update, the largest part of a
+     * batch's own database work, overlaps the wait for the receivers' acknowledgements. Both writes
+     * are in the batch's transaction, which commits only after every result came: no entry is seen
+     * delivered before it was, and a crash rolls both back. The delivered entries' time is that of
+     * the first write. When the deliveries are done before that write would start (or the executor
+     * ran them at once), the outcomes are written once, as {@code SEQUENTIAL} dispatch does.
+     */
+    private List<BatchReport.Outcome> deliverWhileWritingDelivered(List<OutboxEntry> claimed) {
+        Offloaded<List<DeliveryResult>> delivering = Offloaded.start(() -> timedDeliver(claimed), executor);
+        Instant written = clock.instant();
+        boolean writtenDelivered = !delivering.isDone();
+        if (writtenDelivered) {
+            try {
+                store.update(claimed.stream().map(entry -> entry.toDelivered(written)).toList());
+            } catch (RuntimeException e) {
+                // The batch rolls back and its entries become claimable: let none of their deliveries still run.
+                delivering.join();
+                throw e;
+            }
+        }
+        // deliver never throws: every failure is a result.
+        List<BatchReport.Outcome> outcomes = decide(claimed, delivering.join(), written);
+        store.update(writtenDelivered ? entries(outcomes).stream()
+                .filter(entry -> entry.status() != OutboxStatus.DELIVERED).toList() : entries(outcomes));
         return outcomes;
+    }
+
+    private static List<OutboxEntry> entries(List<BatchReport.Outcome> outcomes) {
+        return outcomes.stream().map(BatchReport.Outcome::entry).toList();
     }
 
     /** A lease-mode batch as claimed: its leases, and when they end on this JVM's monotonic clock. */
@@ -441,7 +500,8 @@ public final class OutboxProcessor {
     private List<BatchReport.Outcome> deliverWithinBudget(List<OutboxEntry> claimed) {
         RetryPolicy policy = settings.retryPolicy();
         List<OutboxEntry> deliverable = claimed.stream().filter(entry -> !policy.isExhausted(entry.attempts())).toList();
-        List<BatchReport.Outcome> decided = deliverable.isEmpty() ? List.of() : decide(deliverable, deliver(deliverable));
+        List<BatchReport.Outcome> decided = deliverable.isEmpty() ? List.of()
+                : decide(deliverable, deliver(deliverable), clock.instant());
         if (deliverable.size() == claimed.size()) {
             return decided;
         }
@@ -515,9 +575,8 @@ public final class OutboxProcessor {
         }
     }
 
-    /** Decides each claimed entry's next state from its delivery result, in claim order. */
-    private List<BatchReport.Outcome> decide(List<OutboxEntry> claimed, List<DeliveryResult> results) {
-        Instant now = clock.instant();
+    /** Decides each claimed entry's next state from its delivery result at {@code now}, in claim order. */
+    private List<BatchReport.Outcome> decide(List<OutboxEntry> claimed, List<DeliveryResult> results, Instant now) {
         List<BatchReport.Outcome> outcomes = new ArrayList<>(claimed.size());
         int postponed = 0;
         String postponedReason = null;
@@ -555,13 +614,16 @@ public final class OutboxProcessor {
         if (settings.dispatch() == ProcessorSettings.TransportDispatch.SEQUENTIAL) {
             groups.forEach(Runnable::run);
         } else {
-            List<CompletableFuture<Void>> others = new ArrayList<>(groups.size() - 1);
+            List<Offloaded<Void>> others = new ArrayList<>(groups.size() - 1);
             for (Runnable group : groups.subList(1, groups.size())) {
-                others.add(CompletableFuture.runAsync(group, executor));
+                others.add(Offloaded.start(() -> {
+                    group.run();
+                    return null;
+                }, executor));
             }
             groups.get(0).run();
             // deliverGroup never throws (deliverBatch turns every failure into results).
-            others.forEach(CompletableFuture::join);
+            others.forEach(Offloaded::join);
         }
         return List.of(results);
     }

@@ -80,6 +80,10 @@ public interface OutboxStore {
      * is also recorded in the entry's failure history; delivered and postponed entries add
      * nothing to it.
      *
+     * <p>May be called more than once for an entry in one transaction, and the last call wins: the
+     * processor writes a lock-mode batch as {@code DELIVERED} while its deliveries run, then writes
+     * again each entry that was not delivered, which must then keep no delivery time.
+     *
      * @param entries entries claimed in the current transaction, after their transition
      */
     void update(List<OutboxEntry> entries);

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.eeoutbox.OutboxEntry;
 import org.eeoutbox.OutboxStatus;
@@ -33,6 +34,10 @@ final class InMemoryStore implements OutboxStore {
     final Set<UUID> leased = new HashSet<>();
     /** Where each claim and lease started its scan, in order; empty: from the oldest. */
     final List<Optional<Instant>> claimedFrom = new ArrayList<>();
+    /** The entries of each {@link #update} call, in order. */
+    final List<List<OutboxEntry>> updates = new ArrayList<>();
+    /** Runs before each {@link #update} writes; it may throw, and then nothing is written. */
+    volatile Consumer<List<OutboxEntry>> beforeUpdate = entries -> { };
 
     @Override
     public UUID insert(OutboxEntry entry) {
@@ -116,6 +121,8 @@ final class InMemoryStore implements OutboxStore {
 
     @Override
     public synchronized void update(List<OutboxEntry> entries) {
+        beforeUpdate.accept(entries);
+        updates.add(List.copyOf(entries));
         entries.forEach(entry -> rows.put(entry.id(), entry));
     }
 

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -155,8 +156,10 @@ class OutboxProcessorTest {
     @Test
     void theExtraWorkersStartOnlyWhenTheFirstFindsABacklog() {
         List<Runnable> handedOver = new ArrayList<>();
+        // Sequential dispatch: the deliveries stay on the workers' threads, every hand-over is a worker.
         OutboxProcessor processor = new OutboxProcessor(store, DIRECT, List.of(deliverer("http",
-                entry -> DeliveryResult.delivered())), ProcessorSettings.DEFAULT.withConcurrency(4).withBatchSize(2),
+                entry -> DeliveryResult.delivered())), ProcessorSettings.DEFAULT.withConcurrency(4).withBatchSize(2)
+                .withDispatch(ProcessorSettings.TransportDispatch.SEQUENTIAL),
                 new OutboxListener() { }, task -> {
                     handedOver.add(task);
                     task.run();
@@ -251,6 +254,138 @@ class OutboxProcessorTest {
         assertEquals(1, store.rows.get(kafkaEntry).attempts());
         assertTrue(store.rows.get(kafkaEntry).lastError().contains("bug in transport"));
         assertEquals(OutboxStatus.DELIVERED, store.rows.get(httpEntry).status());
+    }
+
+    @Test
+    void aLockModeBatchIsWrittenDeliveredWhileItsDeliveriesRunThenItsFailuresAreWrittenAgain() {
+        UUID delivered = add("http");
+        UUID retried = add("http");
+        CountDownLatch writtenDelivered = new CountDownLatch(1);
+        store.beforeUpdate = entries -> writtenDelivered.countDown();
+        // The receiver answers only once the batch was written: the write cannot wait for the answers.
+        MessageDeliverer answeringAfterTheWrite = batchDeliverer(entries -> {
+            await(writtenDelivered);
+            return List.of(DeliveryResult.delivered(), DeliveryResult.retriable("HTTP 503"));
+        });
+
+        drainInParallel(answeringAfterTheWrite);
+
+        assertEquals(2, store.updates.size());
+        assertEquals(List.of(OutboxStatus.DELIVERED, OutboxStatus.DELIVERED),
+                store.updates.get(0).stream().map(OutboxEntry::status).toList(), "the whole batch, while delivering");
+        assertEquals(List.of(retried), store.updates.get(1).stream().map(OutboxEntry::id).toList(),
+                "then only the entry that was not delivered");
+        assertEquals(OutboxStatus.DELIVERED, store.rows.get(delivered).status());
+        assertEquals(NOW, store.rows.get(delivered).deliveredAt());
+        OutboxEntry retry = store.rows.get(retried);
+        assertEquals(OutboxStatus.PENDING, retry.status());
+        assertEquals(1, retry.attempts());
+        assertEquals(null, retry.deliveredAt());
+        assertEquals("HTTP 503", retry.lastError());
+    }
+
+    @Test
+    void deliveriesDoneBeforeTheWriteAreWrittenOnce() {
+        add("http");
+        add("http");
+        // The executor runs the deliveries as it is handed them, before the worker would write.
+        processor(batchDeliverer(entries -> List.of(DeliveryResult.delivered(), DeliveryResult.permanent("HTTP 404"))),
+                new OutboxListener() { }).drain();
+
+        assertEquals(1, store.updates.size());
+        assertEquals(List.of(OutboxStatus.DELIVERED, OutboxStatus.FAILED),
+                store.updates.get(0).stream().map(OutboxEntry::status).toList());
+    }
+
+    @Test
+    void aBatchWhoseWriteFailsRollsBackOnlyAfterItsDeliveriesEnded() {
+        UUID id = add("http");
+        CountDownLatch writeFailed = new CountDownLatch(1);
+        store.beforeUpdate = entries -> {
+            writeFailed.countDown();
+            throw new IllegalStateException("database gone");
+        };
+        List<String> events = Collections.synchronizedList(new ArrayList<>());
+        MessageDeliverer slow = batchDeliverer(entries -> {
+            await(writeFailed);
+            sleep(Duration.ofMillis(100));
+            events.add("delivered");
+            return List.of(DeliveryResult.delivered());
+        });
+        List<RuntimeException> failures = new ArrayList<>();
+        OutboxListener listener = new OutboxListener() {
+            @Override
+            public void onBatchFailed(RuntimeException error) {
+                events.add("batch failed");
+                failures.add(error);
+            }
+        };
+        ExecutorService executor = Executors.newCachedThreadPool();
+        cleanUps.add(executor::shutdownNow);
+
+        new OutboxProcessor(store, DIRECT, List.of(slow), ProcessorSettings.DEFAULT, listener, executor,
+                Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0).drain();
+
+        assertEquals(List.of("delivered", "batch failed"), events,
+                "no entry may be claimable again while its delivery still runs");
+        assertEquals("database gone", failures.get(0).getMessage());
+        assertEquals(OutboxStatus.PENDING, store.rows.get(id).status());
+    }
+
+    @Test
+    void deliveriesThatDoNotWaitAreNotOverlappedWithTheWriteAfterTheFirstBatch() {
+        assertEquals(List.of(2, 2, 2), writesOfThreeBatches(Duration.ofMillis(50)),
+                "deliveries that wait for receivers: every batch is written while they run, then corrected");
+        // Unknown at first, taken as waiting. A descheduled worker may make one instant delivery
+        // last over the threshold; not two.
+        List<Integer> instant = writesOfThreeBatches(Duration.ZERO);
+        assertTrue(instant.subList(1, 3).contains(1), "instant deliveries: written once, after them " + instant);
+    }
+
+    /** Drains three lock-mode batches of one whose deliveries take {@code delay}; the writes of each. */
+    private List<Integer> writesOfThreeBatches(Duration delay) {
+        MessageDeliverer deliverer = deliverer("http", entry -> {
+            sleep(delay);
+            return DeliveryResult.delivered();
+        });
+        ExecutorService executor = Executors.newCachedThreadPool();
+        cleanUps.add(executor::shutdownNow);
+        OutboxProcessor processor = new OutboxProcessor(store, DIRECT, List.of(deliverer),
+                ProcessorSettings.DEFAULT.withBatchSize(1), new OutboxListener() { }, executor,
+                Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0);
+        List<Integer> writes = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            add("http");
+            int before = store.updates.size();
+            assertEquals(1, processor.drain());
+            writes.add(store.updates.size() - before);
+        }
+        return writes;
+    }
+
+    @Test
+    void deliveriesNoExecutorThreadStartedRunOnTheWorkersThread() {
+        add("kafka");
+        add("http");
+        Thread worker = Thread.currentThread();
+        List<String> deliveredOn = Collections.synchronizedList(new ArrayList<>());
+        Function<OutboxEntry, DeliveryResult> recording = entry -> {
+            deliveredOn.add(entry.deliveryType() + (Thread.currentThread() == worker ? "@worker" : "@other"));
+            return DeliveryResult.delivered();
+        };
+        List<Runnable> queued = new ArrayList<>();
+
+        // A saturated executor: it queues every task and runs none.
+        int processed = new OutboxProcessor(store, DIRECT, List.of(deliverer("kafka", recording),
+                deliverer("http", recording)), ProcessorSettings.DEFAULT, new OutboxListener() { }, queued::add,
+                Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0).drain();
+
+        assertEquals(2, processed);
+        assertEquals(List.of("kafka@worker", "http@worker"), deliveredOn);
+        assertEquals(List.of(OutboxStatus.DELIVERED, OutboxStatus.DELIVERED),
+                store.rows.values().stream().map(OutboxEntry::status).toList());
+        queued.forEach(Runnable::run);
+        assertEquals(2, deliveredOn.size(), "a task run late finds its work done and does nothing");
     }
 
     @Test
@@ -544,6 +679,14 @@ class OutboxProcessorTest {
                 return results.apply(entries);
             }
         };
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void await(CountDownLatch latch) {

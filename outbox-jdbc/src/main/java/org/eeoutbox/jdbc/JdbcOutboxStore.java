@@ -39,7 +39,7 @@ public final class JdbcOutboxStore implements OutboxStore {
     private static final String UPDATE_SQL = """
             UPDATE outbox
             SET status = ?, attempts = ?, next_attempt_at = ?, updated_at = ?, last_error = ?, last_attempt_at = ?,
-                lease_owner = NULL, lease_expires_at = NULL
+                delivered_at = NULL, lease_owner = NULL, lease_expires_at = NULL
             WHERE id = ?""";
 
     private static final String INSERT_ATTEMPT_SQL = """

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -48,6 +49,7 @@ import org.eeoutbox.engine.ProcessorSettings;
 import org.eeoutbox.engine.PurgerSettings;
 import org.eeoutbox.engine.StoreOutboxPublisher;
 import org.eeoutbox.spi.OutboxStats;
+import org.eeoutbox.spi.OutboxStore;
 import org.eeoutbox.spi.OutboxStoreException;
 import org.eeoutbox.spi.TransactionRunner;
 import org.eeoutbox.testkit.Await;
@@ -313,17 +315,54 @@ abstract class AbstractOutboxStoreTest {
 
     @Test
     final void batchUpdateWritesEveryOutcomeOfAMixedBatch() {
+        writeAMixedBatch(store, ProcessorSettings.DEFAULT.withDispatch(ProcessorSettings.TransportDispatch.SEQUENTIAL),
+                () -> { });
+    }
+
+    /**
+     * Parallel dispatch writes the batch as delivered while its deliveries run, then the others
+     * again: here the deliveries end only after that first write, so the second must undo it.
+     */
+    @Test
+    final void aBatchWrittenDeliveredWhileDeliveringEndsWithTheSameOutcomes() {
+        CountDownLatch writtenDelivered = new CountDownLatch(1);
+        OutboxStore observed = (OutboxStore) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {OutboxStore.class}, (proxy, method, args) -> {
+                    try {
+                        return method.invoke(store, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    } finally {
+                        if (method.getName().equals("update")) {
+                            writtenDelivered.countDown();
+                        }
+                    }
+                });
+        writeAMixedBatch(observed, ProcessorSettings.DEFAULT, () -> {
+            try {
+                assertTrue(writtenDelivered.await(30, TimeUnit.SECONDS), "the batch was not written meanwhile");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
+    /** Drains a batch of three deliveries, a retry, a permanent failure and a postponement, each delivery after {@code beforeEach}. */
+    private void writeAMixedBatch(OutboxStore target, ProcessorSettings settings, Runnable beforeEach) {
         Map<String, UUID> byPayload = new TreeMap<>();
         for (String payload : List.of("ok-1", "ok-2", "ok-3", "retry", "permanent", "postpone")) {
             byPayload.put(payload, publish(payload, "http"));
         }
         Instant now = Instant.now().plusSeconds(1).truncatedTo(ChronoUnit.MICROS);
         Instant postponeUntil = now.plusSeconds(300);
-        RecordingDeliverer deliverer = new RecordingDeliverer("http", entry -> switch (entry.payload()) {
-            case "retry" -> DeliveryResult.retriable("timeout");
-            case "permanent" -> DeliveryResult.permanent("HTTP 404");
-            case "postpone" -> DeliveryResult.postponed("producer closed", postponeUntil);
-            default -> DeliveryResult.delivered();
+        RecordingDeliverer deliverer = new RecordingDeliverer("http", entry -> {
+            beforeEach.run();
+            return switch (entry.payload()) {
+                case "retry" -> DeliveryResult.retriable("timeout");
+                case "permanent" -> DeliveryResult.permanent("HTTP 404");
+                case "postpone" -> DeliveryResult.postponed("producer closed", postponeUntil);
+                default -> DeliveryResult.delivered();
+            };
         });
         List<BatchReport> reports = new ArrayList<>();
         OutboxListener listener = new OutboxListener() {
@@ -332,7 +371,7 @@ abstract class AbstractOutboxStoreTest {
                 reports.add(report);
             }
         };
-        new OutboxProcessor(store, transactions, List.of(deliverer), ProcessorSettings.DEFAULT, listener, executor,
+        new OutboxProcessor(target, transactions, List.of(deliverer), settings, listener, executor,
                 Clock.fixed(now, ZoneOffset.UTC)).drain();
 
         for (String ok : List.of("ok-1", "ok-2", "ok-3")) {
@@ -345,6 +384,7 @@ abstract class AbstractOutboxStoreTest {
         assertEquals(OutboxStatus.PENDING, retried.status());
         assertEquals(1, retried.attempts());
         assertTrue(retried.nextAttemptAt().isAfter(now));
+        assertNull(retried.deliveredAt());
         OutboxEntry failed = find(byPayload.get("permanent"));
         assertEquals(OutboxStatus.FAILED, failed.status());
         assertEquals("HTTP 404", failed.lastError());
@@ -353,6 +393,9 @@ abstract class AbstractOutboxStoreTest {
         assertEquals(OutboxStatus.PENDING, postponed.status());
         assertEquals(0, postponed.attempts(), "a postponed entry keeps its retry budget");
         assertEquals(postponeUntil, postponed.nextAttemptAt());
+        assertNull(postponed.deliveredAt());
+        assertEquals(2, database.queryForLong("SELECT COUNT(*) FROM outbox_attempt"),
+                "the retry and the permanent failure in the history, nothing for the deliveries");
         assertEquals(1, reports.size());
         assertEquals(6, reports.get(0).size());
     }

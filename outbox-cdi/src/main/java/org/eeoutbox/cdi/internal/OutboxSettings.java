@@ -131,8 +131,10 @@ public record OutboxSettings(
             "How long one poll keeps claiming batches while entries are due.");
     static final Property<String> TRANSPORT_DISPATCH = Property.oneOf("outbox.processor.transport-dispatch",
             "parallel", List.of("parallel", "sequential"),
-            "How a batch holding several delivery types is delivered: all at once (the extra ones on "
-                    + "outbox.managed-executor), or one after the other on the worker's thread.");
+            "Where a batch's deliveries run: parallel, on outbox.managed-executor, its delivery types at once, "
+                    + "while the worker writes a lock-mode batch as delivered and then the entries that were not, "
+                    + "before the commit; sequential, one delivery type after the other on the worker's thread, "
+                    + "then the write.");
     static final Property<Duration> FULL_SCAN_INTERVAL = Property.duration("outbox.processor.full-scan-interval",
             ProcessorSettings.DEFAULT.fullScanInterval(), Duration.ZERO, null,
             "How often a claim scans from the oldest due entry; in between, claims start this long before the oldest "
