@@ -70,6 +70,8 @@ public final class Bench {
                                     against the 6 a delivery needs; on MySQL, the statements per transaction.
                                     HTTP: signing alone and CloudEvents alone against plain requests, and
                                     plain requests padded with as many header bytes as both add.
+                                    Drain and Kafka: the engine writing each batch while delivering it
+                                    (parallel dispatch) against after (sequential).
               --lease               drain and http: also the engine in lease mode against lock mode, per
                                     configuration (issue 16)
             """;

@@ -72,6 +72,9 @@ final class DrainBench {
                         JdbcLimit wide = new JdbcLimit(db, Engine.NOOP_TYPE, batchSize, workers, executor, true);
                         runner.compare("diag", config + " columns", "13", Runner.Side.of(seed, () -> wide.drain(rows)),
                                 "6", limitSide, null, false);
+                        Engine sequential = Engine.sequential(db, Engine.noop(), batchSize, workers, executor);
+                        runner.compare("diag", config + " batch written", "while delivering", engineSide, "after",
+                                Runner.Side.of(seed, () -> sequential.drain(rows)), null, false);
                         if (!db.isPostgresql()) {
                             countStatements(db, seed, "engine", () -> engine.drain(rows));
                             countStatements(db, seed, "limit", () -> limit.drain(rows));

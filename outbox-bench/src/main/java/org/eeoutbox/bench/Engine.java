@@ -53,13 +53,34 @@ final class Engine {
      */
     Engine(BenchDatabase db, MessageDeliverer deliverer, int batchSize, int workers, Executor executor,
            boolean lease, Duration fullScanInterval) {
+        this(db, deliverer, batchSize, workers, executor, lease, fullScanInterval,
+                ProcessorSettings.TransportDispatch.PARALLEL);
+    }
+
+    /**
+     * @param dispatch where the deliveries run ({@link ProcessorSettings#dispatch()}); with
+     *                 {@code SEQUENTIAL}, a lock-mode batch is written after its deliveries, not while
+     *                 they run
+     */
+    Engine(BenchDatabase db, MessageDeliverer deliverer, int batchSize, int workers, Executor executor,
+           boolean lease, Duration fullScanInterval, ProcessorSettings.TransportDispatch dispatch) {
         ProcessorSettings settings = new ProcessorSettings(batchSize, workers, RetryPolicy.DEFAULT,
-                Duration.ofHours(1), ProcessorSettings.TransportDispatch.PARALLEL, fullScanInterval);
+                Duration.ofHours(1), dispatch, fullScanInterval);
         DataSourceTransactions transactions = new DataSourceTransactions(db.pool());
         processor = new OutboxProcessor(new JdbcOutboxStore(transactions, db.dialect()), transactions,
                 List.of(deliverer), settings, new OutboxListener() { }, executor, Clock.systemUTC(),
                 lease ? new LeaseSettings(Set.of(deliverer.deliveryType()), Duration.ofHours(1), "bench")
                         : LeaseSettings.NONE);
+    }
+
+    /**
+     * The engine in lock mode with sequential dispatch: each batch is delivered on the worker's
+     * thread and written after its deliveries, not while they run.
+     */
+    static Engine sequential(BenchDatabase db, MessageDeliverer deliverer, int batchSize, int workers,
+                             Executor executor) {
+        return new Engine(db, deliverer, batchSize, workers, executor, false,
+                ProcessorSettings.DEFAULT.fullScanInterval(), ProcessorSettings.TransportDispatch.SEQUENTIAL);
     }
 
     /**

@@ -75,6 +75,12 @@ final class KafkaBench {
                 runner.note("kafka", config, String.format(Locale.ROOT,
                         "engine / min(no-op drain, producer) = %.2f (target ≥ %.2f: %s)", ratio, TARGET,
                         ratio >= TARGET ? "met" : "MISSED"));
+                if (options.diagnose()) {
+                    Engine sequential = Engine.sequential(pg, deliverer, BATCH_SIZE, workers, executor);
+                    runner.compare("diag", config + " kafka batch written", "while acknowledging", engineSide,
+                            "after", Runner.Side.of(seed, () -> sequential.drain(rows)), null, false);
+                    pg.requireDrained("The Kafka engine with sequential dispatch");
+                }
                 if (options.lease()) {
                     Engine leased = new Engine(pg, deliverer, BATCH_SIZE, workers, executor, true);
                     runner.compare("lease", pg.label() + " kafka workers=" + workers, "lease",
