@@ -73,7 +73,9 @@ public final class OutboxProcessor {
     /**
      * Lock-mode deliveries that took less than this (a transport that does not wait, such as a
      * no-op) are not worth handing to the executor to overlap the batch's write: the next batch
-     * is delivered on the worker's thread, then written.
+     * is delivered on the worker's thread, then written. So is a short batch, the common case of
+     * a wake-up, after which the worker stops: a hand-over costs a managed executor a capture of
+     * the caller's context, more than a short batch's write takes.
      */
     private static final long OVERLAP_MIN_DELIVERY_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
 
@@ -369,7 +371,7 @@ public final class OutboxProcessor {
             return List.of();
         }
         if (settings.dispatch() == ProcessorSettings.TransportDispatch.SEQUENTIAL
-                || lastLockDeliveryNanos < OVERLAP_MIN_DELIVERY_NANOS) {
+                || claimed.size() < settings.batchSize() || lastLockDeliveryNanos < OVERLAP_MIN_DELIVERY_NANOS) {
             List<BatchReport.Outcome> outcomes = decide(claimed, timedDeliver(claimed), clock.instant());
             store.update(entries(outcomes));
             return outcomes;
@@ -386,7 +388,7 @@ public final class OutboxProcessor {
     }
 
     /**
-     * Delivers a lock-mode batch on the executor while this thread writes every entry of it as
+     * Delivers a full lock-mode batch on the executor while this thread writes every entry of it as
      * delivered, then writes again the entries that were not: the update, the largest part of a
      * batch's own database work, overlaps the wait for the receivers' acknowledgements. Both writes
      * are in the batch's transaction, which commits only after every result came: no entry is seen

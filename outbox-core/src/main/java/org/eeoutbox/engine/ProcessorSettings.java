@@ -32,13 +32,13 @@ public record ProcessorSettings(int batchSize, int concurrency, RetryPolicy retr
     public enum TransportDispatch {
         /**
          * All groups at once, on the processor's executor (a managed executor inside a server); a
-         * batch costs about its slowest group. In lock mode the worker meanwhile writes the batch
-         * as delivered in its transaction, then writes again the entries that were not, before the
-         * commit: the database's update overlaps the wait for the acknowledgements. (After a
-         * lock-mode batch whose deliveries took under 0.2 ms, which would gain less than the
-         * hand-over costs, the next batch is written after its deliveries, its first delivery type
-         * delivered on the worker's thread.) Work no executor thread has started when the worker
-         * needs it runs on the worker's thread.
+         * batch costs about its slowest group. While a full lock-mode batch (a backlog) is
+         * delivered, the worker writes it as delivered in its transaction, then writes again the
+         * entries that were not, before the commit: the database's update overlaps the wait for
+         * the acknowledgements. A short batch, and one after a lock-mode batch whose deliveries
+         * took under 0.2 ms, would gain less than the hand-over costs: it is written after its
+         * deliveries, its first delivery type delivered on the worker's thread. Work no executor
+         * thread has started when the worker needs it runs on the worker's thread.
          */
         PARALLEL,
         /**

@@ -323,8 +323,8 @@ class OutboxProcessorTest {
         ExecutorService executor = Executors.newCachedThreadPool();
         cleanUps.add(executor::shutdownNow);
 
-        new OutboxProcessor(store, DIRECT, List.of(slow), ProcessorSettings.DEFAULT, listener, executor,
-                Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0).drain();
+        new OutboxProcessor(store, DIRECT, List.of(slow), ProcessorSettings.DEFAULT.withBatchSize(1), listener,
+                executor, Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0).drain();
 
         assertEquals(List.of("delivered", "batch failed"), events,
                 "no entry may be claimable again while its delivery still runs");
@@ -334,16 +334,25 @@ class OutboxProcessorTest {
 
     @Test
     void deliveriesThatDoNotWaitAreNotOverlappedWithTheWriteAfterTheFirstBatch() {
-        assertEquals(List.of(2, 2, 2), writesOfThreeBatches(Duration.ofMillis(50)),
-                "deliveries that wait for receivers: every batch is written while they run, then corrected");
+        assertEquals(List.of(2, 2, 2), writesOfThreeBatches(Duration.ofMillis(50), 1),
+                "deliveries that wait for receivers: every full batch is written while they run, then corrected");
         // Unknown at first, taken as waiting. A descheduled worker may make one instant delivery
         // last over the threshold; not two.
-        List<Integer> instant = writesOfThreeBatches(Duration.ZERO);
+        List<Integer> instant = writesOfThreeBatches(Duration.ZERO, 1);
         assertTrue(instant.subList(1, 3).contains(1), "instant deliveries: written once, after them " + instant);
     }
 
-    /** Drains three lock-mode batches of one whose deliveries take {@code delay}; the writes of each. */
-    private List<Integer> writesOfThreeBatches(Duration delay) {
+    @Test
+    void aShortBatchIsWrittenOnceAfterItsDeliveries() {
+        assertEquals(List.of(1, 1, 1), writesOfThreeBatches(Duration.ofMillis(50), 2),
+                "a wake-up's short batch is not worth a hand-over");
+    }
+
+    /**
+     * Drains three lock-mode batches of one entry whose deliveries take {@code delay}, claiming up to
+     * {@code batchSize}; the writes of each.
+     */
+    private List<Integer> writesOfThreeBatches(Duration delay, int batchSize) {
         MessageDeliverer deliverer = deliverer("http", entry -> {
             sleep(delay);
             return DeliveryResult.delivered();
@@ -351,7 +360,7 @@ class OutboxProcessorTest {
         ExecutorService executor = Executors.newCachedThreadPool();
         cleanUps.add(executor::shutdownNow);
         OutboxProcessor processor = new OutboxProcessor(store, DIRECT, List.of(deliverer),
-                ProcessorSettings.DEFAULT.withBatchSize(1), new OutboxListener() { }, executor,
+                ProcessorSettings.DEFAULT.withBatchSize(batchSize), new OutboxListener() { }, executor,
                 Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0);
         List<Integer> writes = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
@@ -377,7 +386,8 @@ class OutboxProcessorTest {
 
         // A saturated executor: it queues every task and runs none.
         int processed = new OutboxProcessor(store, DIRECT, List.of(deliverer("kafka", recording),
-                deliverer("http", recording)), ProcessorSettings.DEFAULT, new OutboxListener() { }, queued::add,
+                deliverer("http", recording)), ProcessorSettings.DEFAULT.withBatchSize(2), new OutboxListener() { },
+                queued::add,
                 Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0).drain();
 
         assertEquals(2, processed);
@@ -573,12 +583,16 @@ class OutboxProcessorTest {
                 Runnable::run, Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0);
     }
 
-    /** Drains once with the default (parallel) dispatch, on an executor of its own. */
+    /**
+     * Drains once with the default (parallel) dispatch, on an executor of its own, in a batch as
+     * large as the entries: a full one, whose deliveries overlap its write.
+     */
     private void drainInParallel(MessageDeliverer... deliverers) {
         ExecutorService executor = Executors.newCachedThreadPool();
         try {
-            new OutboxProcessor(store, DIRECT, List.of(deliverers), ProcessorSettings.DEFAULT,
-                    new OutboxListener() { }, executor, Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0).drain();
+            new OutboxProcessor(store, DIRECT, List.of(deliverers),
+                    ProcessorSettings.DEFAULT.withBatchSize(store.rows.size()), new OutboxListener() { }, executor,
+                    Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0).drain();
         } finally {
             executor.shutdownNow();
         }

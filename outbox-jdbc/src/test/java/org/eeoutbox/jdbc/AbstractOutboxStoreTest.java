@@ -320,7 +320,7 @@ abstract class AbstractOutboxStoreTest {
     }
 
     /**
-     * Parallel dispatch writes the batch as delivered while its deliveries run, then the others
+     * Parallel dispatch writes a full batch as delivered while its deliveries run, then the others
      * again: here the deliveries end only after that first write, so the second must undo it.
      */
     @Test
@@ -338,7 +338,8 @@ abstract class AbstractOutboxStoreTest {
                         }
                     }
                 });
-        writeAMixedBatch(observed, ProcessorSettings.DEFAULT, () -> {
+        // A full batch: a short one is written once, after its deliveries.
+        writeAMixedBatch(observed, ProcessorSettings.DEFAULT.withBatchSize(6), () -> {
             try {
                 assertTrue(writtenDelivered.await(30, TimeUnit.SECONDS), "the batch was not written meanwhile");
             } catch (InterruptedException e) {
@@ -347,7 +348,10 @@ abstract class AbstractOutboxStoreTest {
         });
     }
 
-    /** Drains a batch of three deliveries, a retry, a permanent failure and a postponement, each delivery after {@code beforeEach}. */
+    /**
+     * Drains a batch of three deliveries, a retry, a permanent failure and a postponement, each
+     * delivery after {@code beforeEach}, and checks every outcome as written.
+     */
     private void writeAMixedBatch(OutboxStore target, ProcessorSettings settings, Runnable beforeEach) {
         Map<String, UUID> byPayload = new TreeMap<>();
         for (String payload : List.of("ok-1", "ok-2", "ok-3", "retry", "permanent", "postpone")) {
