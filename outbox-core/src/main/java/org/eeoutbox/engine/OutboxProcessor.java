@@ -39,16 +39,17 @@ import org.eeoutbox.spi.TransactionRunner;
  *
  * <p>In lock mode (the default) each batch runs in a new transaction of the
  * {@link TransactionRunner}: claim (the row lock is the claim), delivery and the update of every
- * outcome commit together (with parallel dispatch, the update is written while the deliveries run:
- * {@link ProcessorSettings.TransportDispatch#PARALLEL}). In lease mode ({@link LeaseSettings}, per delivery type) the claim
- * commits in a transaction of its own that stamps a lease on each entry, the delivery runs with no
- * transaction and no connection held, and the outcomes are written in another transaction, fenced
- * by each lease's token: an entry whose lease expired and was claimed again keeps the newer
- * holder's state, and is counted ({@link OutboxListener#onLeasesLost}). When that last transaction
- * fails (the database restarts), it is tried again, with the outcomes kept in memory, until the
- * leases would expire; only then may their entries be delivered again. A worker keeps claiming
- * while batches come back full or release an ordering key, until the drain budget is spent. Only
- * entries of the delivery types this processor has deliverers for are claimed.
+ * outcome commit together (with parallel dispatch, a full batch's update is written while its
+ * deliveries run: {@link ProcessorSettings.TransportDispatch#PARALLEL}). In lease mode
+ * ({@link LeaseSettings}, per delivery type) the claim commits in a transaction of its own that
+ * stamps a lease on each entry, the delivery runs with no transaction and no connection held, and
+ * the outcomes are written in another transaction, fenced by each lease's token: an entry whose
+ * lease expired and was claimed again keeps the newer holder's state, and is counted
+ * ({@link OutboxListener#onLeasesLost}). When that last transaction fails (the database restarts),
+ * it is tried again, with the outcomes kept in memory, until the leases would expire; only then
+ * may their entries be delivered again. A worker keeps claiming while batches come back full or
+ * release an ordering key, until the drain budget is spent. Only entries of the delivery types
+ * this processor has deliverers for are claimed.
  *
  * <p>Thread-safe. {@link #drain()} never runs twice at once: a call made while a pass runs
  * returns at once and makes the running pass go round once more, so a wake-up is never lost.
@@ -501,7 +502,9 @@ public final class OutboxProcessor {
      */
     private List<BatchReport.Outcome> deliverWithinBudget(List<OutboxEntry> claimed) {
         RetryPolicy policy = settings.retryPolicy();
-        List<OutboxEntry> deliverable = claimed.stream().filter(entry -> !policy.isExhausted(entry.attempts())).toList();
+        List<OutboxEntry> deliverable = claimed.stream()
+                .filter(entry -> !policy.isExhausted(entry.attempts()))
+                .toList();
         List<BatchReport.Outcome> decided = deliverable.isEmpty() ? List.of()
                 : decide(deliverable, deliver(deliverable), clock.instant());
         if (deliverable.size() == claimed.size()) {
