@@ -405,7 +405,7 @@ public final class OutboxProcessor {
             try {
                 store.update(claimed.stream().map(entry -> entry.toDelivered(written)).toList());
             } catch (RuntimeException e) {
-                // The batch rolls back and its entries become claimable: let none of their deliveries still run.
+                // The rollback makes the entries claimable again: not while their deliveries still run.
                 delivering.join();
                 throw e;
             }
