@@ -33,7 +33,9 @@ import java.util.UUID;
  * @param createdAt        when the entry was published
  * @param updatedAt        when the entry last changed
  * @param lastError        why the last attempt failed, or {@code null}
- * @param deliveredAt      when the entry was delivered, or {@code null}
+ * @param deliveredAt      when the entry's delivery was recorded, or {@code null}: for a full
+ *                         lock-mode batch, while its acknowledgements were still awaited (the
+ *                         record commits after them)
  * @param lastAttemptAt    when the outcome of the entry's last delivery attempt was recorded, or
  *                         {@code null} before the first; {@link #toDelivered}, {@link #toRetry}
  *                         and {@link #toFailed} set it to their {@code now}, {@link #toPostponed}
