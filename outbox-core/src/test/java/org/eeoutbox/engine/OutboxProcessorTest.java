@@ -320,11 +320,9 @@ class OutboxProcessorTest {
                 failures.add(error);
             }
         };
-        ExecutorService executor = Executors.newCachedThreadPool();
-        cleanUps.add(executor::shutdownNow);
 
         new OutboxProcessor(store, DIRECT, List.of(slow), ProcessorSettings.DEFAULT.withBatchSize(1), listener,
-                executor, Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0).drain();
+                cachedExecutor(), Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0).drain();
 
         assertEquals(List.of("delivered", "batch failed"), events,
                 "no entry may be claimable again while its delivery still runs");
@@ -357,10 +355,8 @@ class OutboxProcessorTest {
             sleep(delay);
             return DeliveryResult.delivered();
         });
-        ExecutorService executor = Executors.newCachedThreadPool();
-        cleanUps.add(executor::shutdownNow);
         OutboxProcessor processor = new OutboxProcessor(store, DIRECT, List.of(deliverer),
-                ProcessorSettings.DEFAULT.withBatchSize(batchSize), new OutboxListener() { }, executor,
+                ProcessorSettings.DEFAULT.withBatchSize(batchSize), new OutboxListener() { }, cachedExecutor(),
                 Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0);
         List<Integer> writes = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
@@ -387,8 +383,7 @@ class OutboxProcessorTest {
         // A saturated executor: it queues every task and runs none.
         int processed = new OutboxProcessor(store, DIRECT, List.of(deliverer("kafka", recording),
                 deliverer("http", recording)), ProcessorSettings.DEFAULT.withBatchSize(2), new OutboxListener() { },
-                queued::add,
-                Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0).drain();
+                queued::add, Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0).drain();
 
         assertEquals(2, processed);
         assertEquals(List.of("kafka@worker", "http@worker"), deliveredOn);
@@ -588,14 +583,16 @@ class OutboxProcessorTest {
      * large as the entries: a full one, whose deliveries overlap its write.
      */
     private void drainInParallel(MessageDeliverer... deliverers) {
+        new OutboxProcessor(store, DIRECT, List.of(deliverers),
+                ProcessorSettings.DEFAULT.withBatchSize(store.rows.size()), new OutboxListener() { }, cachedExecutor(),
+                Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0).drain();
+    }
+
+    /** An executor of threads made as needed, shut down when the test ends. */
+    private ExecutorService cachedExecutor() {
         ExecutorService executor = Executors.newCachedThreadPool();
-        try {
-            new OutboxProcessor(store, DIRECT, List.of(deliverers),
-                    ProcessorSettings.DEFAULT.withBatchSize(store.rows.size()), new OutboxListener() { }, executor,
-                    Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0).drain();
-        } finally {
-            executor.shutdownNow();
-        }
+        cleanUps.add(executor::shutdownNow);
+        return executor;
     }
 
     /**
