@@ -49,6 +49,7 @@ public final class JdbcOutboxStore implements OutboxStore {
     private final ConnectionProvider connections;
     private final SqlDialect dialect;
     private final HeadFailurePolicy headFailurePolicy;
+    private final ClaimStatements claims;
     private final String findSql;
     private final String findByKeySql;
     private final String statsSql;
@@ -63,6 +64,7 @@ public final class JdbcOutboxStore implements OutboxStore {
         this.connections = Objects.requireNonNull(connections, "connections");
         this.dialect = Objects.requireNonNull(dialect, "dialect");
         this.headFailurePolicy = Objects.requireNonNull(headFailurePolicy, "headFailurePolicy");
+        this.claims = new ClaimStatements(dialect, headFailurePolicy);
         this.findSql = "SELECT " + dialect.entryColumns() + " FROM outbox WHERE id = ?";
         this.findByKeySql = "SELECT id, delivery_type, " + dialect.sameMetadata("delivery_metadata")
                 + " FROM outbox WHERE deduplication_key = ?";
@@ -197,7 +199,7 @@ public final class JdbcOutboxStore implements OutboxStore {
             return List.of();
         }
         return run("claim due outbox entries", connection -> claimRows(connection, deliveryTypes, dueFrom, now, limit,
-                dialect.claimColumns(), resultSet -> readEntry(resultSet, OutboxStatus.PENDING, null)));
+                false, resultSet -> readEntry(resultSet, OutboxStatus.PENDING, null)));
     }
 
     /**
@@ -230,7 +232,7 @@ public final class JdbcOutboxStore implements OutboxStore {
         return run("lease due outbox entries", connection -> {
             // Column 17, after the claim's 16, is the token before this claim; the stamp below raises it by one.
             List<LeasedEntry> leased = claimRows(connection, deliveryTypes, dueFrom, now, limit,
-                    dialect.claimColumns() + ", lease_token", resultSet -> new LeasedEntry(
+                    true, resultSet -> new LeasedEntry(
                             readEntry(resultSet, OutboxStatus.PENDING, null), resultSet.getLong(17) + 1));
             if (!leased.isEmpty()) {
                 List<UUID> ids = leased.stream().map(lease -> lease.entry().id()).toList();
@@ -251,11 +253,11 @@ public final class JdbcOutboxStore implements OutboxStore {
         }
     }
 
-    /** Runs the claim of {@link SqlDialect#claimSql} reading {@code columns}; maps each row. */
+    /** Runs the claim of {@link ClaimStatements#claimSql}, in lease mode reading the tokens too; maps each row. */
     private <T> List<T> claimRows(Connection connection, Set<String> deliveryTypes, Instant dueFrom, Instant now,
-                                  int limit, String columns, RowMapper<T> mapper) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(dialect.claimSql(deliveryTypes.size(), columns,
-                headFailurePolicy, dueFrom != null, limit))) {
+                                  int limit, boolean leased, RowMapper<T> mapper) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(claims.claimSql(deliveryTypes.size(), leased,
+                dueFrom != null, limit))) {
             int index = 1;
             if (dueFrom != null) {
                 dialect.setInstant(statement, index++, dueFrom);
