@@ -94,6 +94,15 @@ abstract class AbstractOutboxStoreTest {
      */
     protected abstract List<String> applicationUserSql(String user, String password);
 
+    /**
+     * Returns instants at the ends of the range the database stores, in whole seconds (which every
+     * store reads back exactly): by default the first and last second of the years 1000 to 9999,
+     * MySQL's {@code DATETIME} range.
+     */
+    protected List<Instant> extremeInstants() {
+        return List.of(Instant.parse("1000-01-01T00:00:00Z"), Instant.parse("9999-12-31T23:59:59Z"));
+    }
+
     @BeforeAll
     final void createSchema() throws SQLException {
         database = database();
@@ -538,6 +547,24 @@ abstract class AbstractOutboxStoreTest {
             }
         } finally {
             TimeZone.setDefault(original);
+        }
+    }
+
+    @Test
+    final void instantsAtTheEndsOfTheStoredRangeRoundTripAndCompare() {
+        for (Instant instant : extremeInstants()) {
+            UUID id = tx(() -> store.insert(entry("extreme", instant, null)));
+            OutboxEntry read = find(id);
+            assertEquals(instant, read.createdAt());
+            assertEquals(instant, read.nextAttemptAt());
+            assertEquals(List.of(id), tx(() -> ids(store.claim(Set.of("extreme"), instant, 10))),
+                    "due at " + instant);
+            assertEquals(List.of(), tx(() -> ids(store.claim(Set.of("extreme"), instant.minusSeconds(1), 10))),
+                    "not yet due a second before " + instant);
+            tx(() -> {
+                store.update(List.of(read.toDelivered(instant)));
+                return null;
+            });
         }
     }
 

@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.List;
 import org.eeoutbox.testkit.TestDatabase;
 import org.eeoutbox.testkit.TestDatabases;
@@ -36,6 +37,13 @@ class PostgreSqlOutboxStoreTest extends AbstractOutboxStoreTest {
                         + "CREATE ROLE " + user + " LOGIN PASSWORD '" + password + "'; END IF; END $$",
                 "GRANT SELECT, INSERT, UPDATE, DELETE ON outbox, outbox_attempt, outbox_pause, outbox_key_sequence TO "
                         + user);
+    }
+
+    /** Also years the dialect cannot write as ISO 8601 text (before year 1 and after 9999). */
+    @Override
+    protected List<Instant> extremeInstants() {
+        return List.of(Instant.parse("-1000-01-01T00:00:00Z"), Instant.parse("0001-01-01T00:00:00Z"),
+                Instant.parse("9999-12-31T23:59:59Z"), Instant.parse("+10000-01-01T00:00:00Z"));
     }
 
     @Test

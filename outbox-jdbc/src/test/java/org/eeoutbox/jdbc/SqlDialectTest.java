@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /** Dialect detection from the product and version strings real drivers report. */
@@ -41,5 +42,17 @@ class SqlDialectTest {
         assertThrows(IllegalStateException.class, () -> SqlDialect.choose("MySQL", "5.7.44", 5, 7));
         assertThrows(IllegalStateException.class, () -> SqlDialect.choose("PostgreSQL", "11.22", 11, 22));
         assertThrows(IllegalStateException.class, () -> SqlDialect.choose("H2", "2.3.232", 2, 3));
+    }
+
+    @Test
+    void postgreSqlWritesAnInstantAsTheIsoTextOfInstantToStringWithEveryFractionDigit() {
+        for (String instant : new String[] {"2026-12-07T12:30:05.123456789Z", "0001-01-01T00:00:00Z",
+                "9999-12-31T23:59:59.999999Z", "1969-12-31T23:59:59.000001Z", "2028-02-29T00:00:00.5Z"}) {
+            String text = PostgreSqlDialect.isoText(Instant.parse(instant));
+            assertEquals(30, text.length(), text);
+            assertEquals(Instant.parse(instant), Instant.parse(text));
+        }
+        assertEquals("2026-03-29T01:00:00.000001000Z",
+                PostgreSqlDialect.isoText(Instant.parse("2026-03-29T01:00:00.000001Z")));
     }
 }
