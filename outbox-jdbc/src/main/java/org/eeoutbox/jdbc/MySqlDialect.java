@@ -53,7 +53,9 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
     void setInstant(PreparedStatement statement, int index, Instant instant) throws SQLException {
         // A LocalDateTime is sent as written: no session or JVM time zone conversion. DATETIME(6)
         // would round nanoseconds; OutboxEntry already truncated them to microseconds.
-        statement.setObject(index, instant == null ? null : LocalDateTime.ofInstant(instant, ZoneOffset.UTC));
+        // ofEpochSecond rather than ofInstant: no ZoneRules built for UTC on every bind.
+        statement.setObject(index, instant == null ? null
+                : LocalDateTime.ofEpochSecond(instant.getEpochSecond(), instant.getNano(), ZoneOffset.UTC));
     }
 
     @Override
