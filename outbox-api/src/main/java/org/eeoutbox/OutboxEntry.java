@@ -200,7 +200,8 @@ public record OutboxEntry(
     }
 
     private static Instant micros(Instant instant) {
-        return instant.truncatedTo(ChronoUnit.MICROS);
+        // Most instants are whole microseconds already (read back from the database): no arithmetic for them.
+        return instant.getNano() % 1_000 == 0 ? instant : instant.truncatedTo(ChronoUnit.MICROS);
     }
 
     private static String bounded(String error) {
