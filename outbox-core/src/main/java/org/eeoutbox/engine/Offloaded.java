@@ -38,6 +38,13 @@ final class Offloaded<T> {
         return offloaded;
     }
 
+    /** Returns work already done, whose {@link #join} returns {@code value} on any thread. */
+    static <T> Offloaded<T> done(T value) {
+        Offloaded<T> offloaded = new Offloaded<>(() -> value);
+        offloaded.runUnlessStarted();
+        return offloaded;
+    }
+
     /** Whether the work has finished. */
     boolean isDone() {
         return result.isDone();

@@ -66,9 +66,9 @@ public final class OutboxProcessor {
 
     private static final Logger LOG = System.getLogger(OutboxProcessor.class.getName());
 
+    /** A worker's lease-mode batch in flight when there is none. */
+    private static final Offloaded<List<BatchReport.Outcome>> NOTHING_IN_FLIGHT = Offloaded.done(List.of());
     /** The pauses between tries to write the outcomes of a lease-mode batch: doubling from the first to the most. */
-    private static final CompletableFuture<List<BatchReport.Outcome>> NOTHING_IN_FLIGHT =
-            CompletableFuture.completedFuture(List.of());
     private static final Duration COMPLETION_RETRY_FIRST_PAUSE = Duration.ofMillis(100);
     private static final Duration COMPLETION_RETRY_MAX_PAUSE = Duration.ofSeconds(2);
     /**
@@ -294,7 +294,7 @@ public final class OutboxProcessor {
     private int drainOneWorker(Runnable goingRound) {
         long deadline = System.nanoTime() + settings.drainBudget().toNanos();
         int processed = 0;
-        CompletableFuture<List<BatchReport.Outcome>> delivering = NOTHING_IN_FLIGHT;
+        Offloaded<List<BatchReport.Outcome>> delivering = NOTHING_IN_FLIGHT;
         Object leaseTransactions = new Object();
         boolean goOn;
         do {
@@ -304,7 +304,7 @@ public final class OutboxProcessor {
             goOn = locked.size() == settings.batchSize() || lockedReleasedKey;
             if (!leases.deliveryTypes().isEmpty()) {
                 Optional<LeaseBatch> claimed = claimLeases(leaseTransactions);
-                CompletableFuture<List<BatchReport.Outcome>> previous = delivering;
+                Offloaded<List<BatchReport.Outcome>> previous = delivering;
                 boolean lockedGoesOn = goOn;
                 delivering = claimed.filter(batch -> !batch.leased().isEmpty())
                         .map(batch -> deliverLeased(batch, leaseTransactions, lockedGoesOn))
@@ -455,14 +455,15 @@ public final class OutboxProcessor {
      * Starts {@link #deliverAndComplete} of a lease-mode batch: on the executor when the worker may
      * claim another meanwhile (the batch is full, or the lock-mode batch goes round), else on this
      * thread, which would only wait for it: a hand-over costs a managed executor a capture of the
-     * caller's context, and a short batch is the common case of a wake-up.
+     * caller's context, and a short batch is the common case of a wake-up. A batch the executor
+     * refuses, or has not started when the worker needs its outcomes, runs on the worker's thread
+     * ({@link Offloaded}).
      */
-    private CompletableFuture<List<BatchReport.Outcome>> deliverLeased(LeaseBatch batch, Object turn,
-                                                                       boolean lockedGoesOn) {
+    private Offloaded<List<BatchReport.Outcome>> deliverLeased(LeaseBatch batch, Object turn, boolean lockedGoesOn) {
         if (lockedGoesOn || batch.leased().size() == settings.batchSize()) {
-            return CompletableFuture.supplyAsync(() -> deliverAndComplete(batch, turn), executor);
+            return Offloaded.start(() -> deliverAndComplete(batch, turn), executor);
         }
-        return CompletableFuture.completedFuture(deliverAndComplete(batch, turn));
+        return Offloaded.done(deliverAndComplete(batch, turn));
     }
 
     /**

@@ -19,6 +19,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntPredicate;
@@ -191,6 +192,29 @@ class LeaseModeProcessorTest {
             executor.shutdownNow();
         }
         assertEquals(List.of(true), firstSawTheSecond, "the second batch started while the first was in flight");
+        assertTrue(store.rows.values().stream().allMatch(entry -> entry.status() == OutboxStatus.DELIVERED));
+    }
+
+    @Test
+    void fullLeasedBatchesTheExecutorRefusesAreDeliveredOnTheWorkersThread() {
+        for (int i = 0; i < 6; i++) {
+            add("http");
+        }
+        Thread worker = Thread.currentThread();
+        List<Boolean> onTheWorker = new ArrayList<>();
+        AtomicInteger refusals = new AtomicInteger();
+
+        int processed = new OutboxProcessor(store, transactions, List.of(deliverer("http", entry -> {
+            onTheWorker.add(Thread.currentThread() == worker);
+            return DeliveryResult.delivered();
+        })), ProcessorSettings.DEFAULT.withBatchSize(2), listener, task -> {
+            refusals.incrementAndGet();
+            throw new RejectedExecutionException("saturated");
+        }, Clock.fixed(NOW, ZoneOffset.UTC), leases(Duration.ofMinutes(1)), DeliveryTracing.NONE, () -> 0.0).drain();
+
+        assertEquals(6, processed);
+        assertEquals(List.of(true, true, true, true, true, true), onTheWorker);
+        assertEquals(3, refusals.get(), "each full batch was offered to the executor");
         assertTrue(store.rows.values().stream().allMatch(entry -> entry.status() == OutboxStatus.DELIVERED));
     }
 
