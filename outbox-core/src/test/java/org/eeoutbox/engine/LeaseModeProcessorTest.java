@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -183,9 +184,7 @@ class LeaseModeProcessorTest {
         });
         ExecutorService executor = Executors.newCachedThreadPool();
         try {
-            int processed = new OutboxProcessor(store, transactions, List.of(slowFirst),
-                    ProcessorSettings.DEFAULT.withBatchSize(2), listener, executor, Clock.fixed(NOW, ZoneOffset.UTC),
-                    leases(Duration.ofMinutes(1)), DeliveryTracing.NONE, () -> 0.0).drain();
+            int processed = processor(slowFirst, 2, executor).drain();
 
             assertEquals(4, processed);
         } finally {
@@ -204,13 +203,13 @@ class LeaseModeProcessorTest {
         List<Boolean> onTheWorker = new ArrayList<>();
         AtomicInteger refusals = new AtomicInteger();
 
-        int processed = new OutboxProcessor(store, transactions, List.of(deliverer("http", entry -> {
+        int processed = processor(deliverer("http", entry -> {
             onTheWorker.add(Thread.currentThread() == worker);
             return DeliveryResult.delivered();
-        })), ProcessorSettings.DEFAULT.withBatchSize(2), listener, task -> {
+        }), 2, task -> {
             refusals.incrementAndGet();
             throw new RejectedExecutionException("saturated");
-        }, Clock.fixed(NOW, ZoneOffset.UTC), leases(Duration.ofMinutes(1)), DeliveryTracing.NONE, () -> 0.0).drain();
+        }).drain();
 
         assertEquals(6, processed);
         assertEquals(List.of(true, true, true, true, true, true), onTheWorker);
@@ -225,13 +224,13 @@ class LeaseModeProcessorTest {
         List<Boolean> onTheWorker = new ArrayList<>();
         AtomicInteger handOvers = new AtomicInteger();
 
-        int processed = new OutboxProcessor(store, transactions, List.of(deliverer("http", entry -> {
+        int processed = processor(deliverer("http", entry -> {
             onTheWorker.add(Thread.currentThread() == worker);
             return DeliveryResult.delivered();
-        })), ProcessorSettings.DEFAULT, listener, task -> {
+        }), ProcessorSettings.DEFAULT.batchSize(), task -> {
             handOvers.incrementAndGet();
             new Thread(task).start();
-        }, Clock.fixed(NOW, ZoneOffset.UTC), leases(Duration.ofMinutes(1)), DeliveryTracing.NONE, () -> 0.0).drain();
+        }).drain();
 
         assertEquals(1, processed);
         assertEquals(List.of(true), onTheWorker);
@@ -269,6 +268,13 @@ class LeaseModeProcessorTest {
         return new OutboxProcessor(store, transactions, List.of(deliverer),
                 ProcessorSettings.DEFAULT.withRetryPolicy(TWO_RETRIES), listener, Runnable::run,
                 Clock.fixed(NOW, ZoneOffset.UTC), leases(lease), DeliveryTracing.NONE, () -> 0.0);
+    }
+
+    /** A lease-mode processor of one-minute leases handing work to {@code executor}. */
+    private OutboxProcessor processor(MessageDeliverer deliverer, int batchSize, Executor executor) {
+        return new OutboxProcessor(store, transactions, List.of(deliverer),
+                ProcessorSettings.DEFAULT.withBatchSize(batchSize), listener, executor,
+                Clock.fixed(NOW, ZoneOffset.UTC), leases(Duration.ofMinutes(1)), DeliveryTracing.NONE, () -> 0.0);
     }
 
     private static LeaseSettings leases(Duration length) {
