@@ -174,7 +174,7 @@ class PostgreSqlDataSourceTransactionsTest extends AbstractDataSourceTransaction
             statement.execute("PREPARE claim AS " + numbered);
             StringBuilder plan = new StringBuilder();
             try (ResultSet rows = statement.executeQuery("EXPLAIN EXECUTE claim(now() - INTERVAL '1 hour', "
-                    + "now() + INTERVAL '1 hour', '{" + OneConnectionDrain.TYPE + "}')")) {
+                    + "now() + INTERVAL '1 hour', '" + OneConnectionDrain.TYPE + "')")) {
                 while (rows.next()) {
                     plan.append(rows.getString(1)).append('\n');
                 }
