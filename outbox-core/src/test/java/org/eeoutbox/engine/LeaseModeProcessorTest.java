@@ -203,10 +203,7 @@ class LeaseModeProcessorTest {
         List<Boolean> onTheWorker = new ArrayList<>();
         AtomicInteger refusals = new AtomicInteger();
 
-        int processed = processor(deliverer("http", entry -> {
-            onTheWorker.add(Thread.currentThread() == worker);
-            return DeliveryResult.delivered();
-        }), 2, task -> {
+        int processed = processor(deliveringNotingThread(worker, onTheWorker), 2, task -> {
             refusals.incrementAndGet();
             throw new RejectedExecutionException("saturated");
         }).drain();
@@ -224,13 +221,11 @@ class LeaseModeProcessorTest {
         List<Boolean> onTheWorker = new ArrayList<>();
         AtomicInteger handOvers = new AtomicInteger();
 
-        int processed = processor(deliverer("http", entry -> {
-            onTheWorker.add(Thread.currentThread() == worker);
-            return DeliveryResult.delivered();
-        }), ProcessorSettings.DEFAULT.batchSize(), task -> {
-            handOvers.incrementAndGet();
-            new Thread(task).start();
-        }).drain();
+        int processed = processor(deliveringNotingThread(worker, onTheWorker), ProcessorSettings.DEFAULT.batchSize(),
+                task -> {
+                    handOvers.incrementAndGet();
+                    new Thread(task).start();
+                }).drain();
 
         assertEquals(1, processed);
         assertEquals(List.of(true), onTheWorker);
@@ -268,6 +263,14 @@ class LeaseModeProcessorTest {
         return new OutboxProcessor(store, transactions, List.of(deliverer),
                 ProcessorSettings.DEFAULT.withRetryPolicy(TWO_RETRIES), listener, Runnable::run,
                 Clock.fixed(NOW, ZoneOffset.UTC), leases(lease), DeliveryTracing.NONE, () -> 0.0);
+    }
+
+    /** Delivers every entry of type http, noting in {@code onThread} whether each ran on {@code thread}. */
+    private static MessageDeliverer deliveringNotingThread(Thread thread, List<Boolean> onThread) {
+        return deliverer("http", entry -> {
+            onThread.add(Thread.currentThread() == thread);
+            return DeliveryResult.delivered();
+        });
     }
 
     /** A lease-mode processor of one-minute leases handing work to {@code executor}. */
