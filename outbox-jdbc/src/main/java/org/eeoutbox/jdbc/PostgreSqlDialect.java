@@ -182,7 +182,7 @@ public final class PostgreSqlDialect extends SqlDialect {
     @Override
     int bindIds(PreparedStatement statement, int index, Collection<UUID> ids) throws SQLException {
         if (ids.size() == 1) {
-            statement.setObject(index, ids.iterator().next());
+            setId(statement, index, ids.iterator().next());
         } else {
             statement.setArray(index, statement.getConnection().createArrayOf("uuid", ids.toArray()));
         }
