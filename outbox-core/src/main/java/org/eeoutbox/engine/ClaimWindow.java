@@ -23,8 +23,11 @@ import org.eeoutbox.OutboxEntry;
  * that point, which covers transactions that commit within an interval of writing their entries
  * and clocks that differ by less; once per interval a claim scans from the oldest, which finds
  * what the other reasons released, at most about an interval late. An ordering key's release
- * ({@link #rescan()}) makes the next claim scan from the oldest at once, so a key's next entry
- * waits for no interval. A zero interval makes every claim scan from the oldest.
+ * ({@link #rescanFrom}) moves the start back at once to an interval before the released entry's
+ * creation, so a key's next entry waits for no interval: it was published after the released
+ * one took the key, so it is due no earlier than that, less the time between a publish reading
+ * the clock and taking the key (and the clocks' difference), which the interval covers. A zero
+ * interval makes every claim scan from the oldest.
  *
  * <p>Thread-safe: the workers of a processor share one window per claim mode.
  */
@@ -92,9 +95,16 @@ final class ClaimWindow {
         }
     }
 
-    /** Makes the next claim scan from the oldest, and makes claims begun before now move nothing. */
-    synchronized void rescan() {
+    /**
+     * Makes the next claims start no later than an interval before {@code released}, the creation
+     * of an entry that released its ordering key, and makes claims begun before now move nothing
+     * (one of them may have found the start before the key's next entry became claimable).
+     */
+    synchronized void rescanFrom(Instant released) {
         generation++;
-        dueFrom = null;
+        Instant candidate = released.minus(interval);
+        if (dueFrom != null && candidate.isBefore(dueFrom)) {
+            dueFrom = candidate;
+        }
     }
 }

@@ -332,21 +332,26 @@ public final class OutboxProcessor {
 
     /**
      * Returns whether an entry with an ordering key left the claimable set, so that its successor
-     * may be claimed; if so, makes the next claims scan from the oldest entry, since the successor
-     * may be due before where the claim windows start. Call it for every batch's outcomes, never
-     * behind a condition that may skip it.
+     * may be claimed; if so, moves the claim windows back to the earliest such entry's creation
+     * ({@link ClaimWindow#rescanFrom}), since the successor may be due before where they start.
+     * Call it for every batch's outcomes, never behind a condition that may skip it.
      */
     private boolean releaseKeys(List<BatchReport.Outcome> outcomes) {
+        Instant earliest = null;
         for (BatchReport.Outcome outcome : outcomes) {
             OutboxEntry entry = outcome.entry();
             if (entry.orderingKey() != null && (entry.status() == OutboxStatus.DELIVERED
-                    || entry.status() == OutboxStatus.FAILED && store.headFailurePolicy() == HeadFailurePolicy.SKIP)) {
-                lockWindow.rescan();
-                leaseWindow.rescan();
-                return true;
+                    || entry.status() == OutboxStatus.FAILED && store.headFailurePolicy() == HeadFailurePolicy.SKIP)
+                    && (earliest == null || entry.createdAt().isBefore(earliest))) {
+                earliest = entry.createdAt();
             }
         }
-        return false;
+        if (earliest == null) {
+            return false;
+        }
+        lockWindow.rescanFrom(earliest);
+        leaseWindow.rescanFrom(earliest);
+        return true;
     }
 
     /** Runs one lock-mode batch in its own transaction; returns its outcomes, none if it failed. */

@@ -59,15 +59,36 @@ class ClaimWindowTest {
     }
 
     @Test
-    void aRescanMakesTheNextClaimScanFromTheOldestAndEarlierClaimsMoveNothing() {
+    void aKeysReleaseMovesTheStartBackToAnIntervalBeforeTheReleasedEntrysCreation() {
+        window.claimed(window.next(0), NOW, null);
+
+        window.rescanFrom(NOW.minusSeconds(30));
+
+        assertEquals(NOW.minusSeconds(31), window.next(1).dueFrom());
+    }
+
+    @Test
+    void aKeysReleaseNeverMovesTheStartForwardNorOpensAClosedWindow() {
+        window.claimed(window.next(0), NOW, NOW.minusSeconds(60));
+
+        window.rescanFrom(NOW);
+
+        assertEquals(NOW.minusSeconds(61), window.next(1).dueFrom());
+        ClaimWindow closed = new ClaimWindow(INTERVAL);
+        closed.rescanFrom(NOW);
+        assertNull(closed.next(0).dueFrom());
+    }
+
+    @Test
+    void claimsBegunBeforeAKeysReleaseMoveNothing() {
         window.claimed(window.next(0), NOW, null);
         ClaimWindow.Scan before = window.next(1);
 
-        window.rescan();
+        window.rescanFrom(NOW.minusSeconds(30));
         window.claimed(before, NOW.plusSeconds(5), null);
 
         ClaimWindow.Scan after = window.next(2);
-        assertNull(after.dueFrom());
+        assertEquals(NOW.minusSeconds(31), after.dueFrom());
         window.claimed(after, NOW.plusSeconds(5), NOW.plusSeconds(3));
         assertEquals(NOW.plusSeconds(2), window.next(3).dueFrom());
     }

@@ -535,8 +535,10 @@ class OutboxProcessorTest {
     }
 
     @Test
-    void anOrderingKeysReleaseMakesTheNextClaimScanFromTheOldest() {
-        UUID head = addKeyed("order-1");
+    void anOrderingKeysReleaseStartsTheNextClaimAnIntervalBeforeTheReleasedEntrysCreation() {
+        // Created three hours ago and retried: due now, when the claims' window opens an hour before.
+        UUID head = addKeyedRetriedDueNow("order-1", NOW.minus(Duration.ofHours(3)));
+        // Published after the head took the key, while the head was retried: due before the window.
         UUID successor = addKeyedDueTwoHoursAgo("order-1");
         OutboxProcessor processor = deliveringWithHourlyFullScans(ProcessorSettings.DEFAULT);
 
@@ -544,12 +546,13 @@ class OutboxProcessorTest {
 
         assertEquals(OutboxStatus.DELIVERED, store.rows.get(head).status());
         assertEquals(OutboxStatus.DELIVERED, store.rows.get(successor).status());
-        assertEquals(Optional.empty(), store.claimedFrom.get(1));
+        assertEquals(List.of(Optional.empty(), Optional.of(NOW.minus(Duration.ofHours(4)))),
+                store.claimedFrom.subList(0, 2));
     }
 
     @Test
-    void anOrderingKeysReleaseInAFullBatchAlsoMakesTheNextClaimScanFromTheOldest() {
-        UUID head = addKeyed("order-1");
+    void anOrderingKeysReleaseInAFullBatchAlsoMovesTheNextClaimBack() {
+        UUID head = addKeyedRetriedDueNow("order-1", NOW.minus(Duration.ofHours(3)));
         UUID successor = addKeyedDueTwoHoursAgo("order-1");
         // Batches of one: the batch that delivers the head is full, so the drain goes on anyway.
         OutboxProcessor processor = deliveringWithHourlyFullScans(ProcessorSettings.DEFAULT.withBatchSize(1));
@@ -558,7 +561,7 @@ class OutboxProcessorTest {
 
         assertEquals(OutboxStatus.DELIVERED, store.rows.get(head).status());
         assertEquals(OutboxStatus.DELIVERED, store.rows.get(successor).status());
-        assertEquals(Optional.empty(), store.claimedFrom.get(1));
+        assertEquals(Optional.of(NOW.minus(Duration.ofHours(4))), store.claimedFrom.get(1));
     }
 
     /** Catches what {@code type}'s System.Logger logs, at every level, until the test ends. */
@@ -596,8 +599,20 @@ class OutboxProcessorTest {
     }
 
     /**
+     * Adds an entry of {@code orderingKey} created at {@code created}, which a delivery attempt
+     * left due now.
+     */
+    private UUID addKeyedRetriedDueNow(String orderingKey, Instant created) {
+        OutboxMessage message = new OutboxMessage("t", "{}").withOrderingKey(orderingKey);
+        OutboxEntry entry = OutboxEntry.create(UUID.randomUUID(), message, delivery("http"), created);
+        store.insert(entry);
+        store.rows.computeIfPresent(entry.id(), (id, inserted) -> inserted.toRetry(created.plusSeconds(1), NOW, "503"));
+        return entry.id();
+    }
+
+    /**
      * Adds the next entry of {@code orderingKey}, due two hours ago: before the window that the
-     * claims of {@link #deliveringWithHourlyFullScans} open (written long ago, say).
+     * claims of {@link #deliveringWithHourlyFullScans} open once they found an entry due now.
      */
     private UUID addKeyedDueTwoHoursAgo(String orderingKey) {
         OutboxMessage next = new OutboxMessage("t", "{}").withOrderingKey(orderingKey);
