@@ -224,23 +224,32 @@ final class BenchDatabase implements AutoCloseable {
     }
 
     /**
-     * Spreads the rows of the table over {@code keys} ordering keys, round robin in id order: row
-     * n (from 0) gets key {@code "key-" + n % keys} and sequence {@code n / keys + 1}, so each key's
-     * sequence follows its rows' due times, as publishing would have made it. On PostgreSQL the
-     * update's dead row versions are vacuumed away, so that the keyed table is no larger than an
-     * unkeyed one.
+     * Spreads the PENDING rows over {@code keys} ordering keys ({@link #assignOrderingKeysToPending}),
+     * then on PostgreSQL vacuums the update's dead row versions away, so that the keyed table is no
+     * larger than an unkeyed one.
      */
     void assignOrderingKeys(int keys) throws SQLException {
-        execute(postgresql ? """
-                UPDATE outbox o SET ordering_key = 'key-' || (s.n %% %1$d), ordering_seq = s.n / %1$d + 1
-                FROM (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM outbox) s
-                WHERE o.id = s.id""".formatted(keys) : """
-                UPDATE outbox o JOIN (SELECT id, ROW_NUMBER() OVER (ORDER BY id) - 1 AS n FROM outbox) s ON o.id = s.id
-                SET o.ordering_key = CONCAT('key-', s.n %% %1$d), o.ordering_seq = FLOOR(s.n / %1$d) + 1"""
-                .formatted(keys));
+        assignOrderingKeysToPending(keys);
         if (postgresql) {
             execute("VACUUM outbox");
         }
+    }
+
+    /**
+     * Spreads the PENDING rows over {@code keys} ordering keys, round robin in id order: row n
+     * (from 0) gets key {@code "key-" + n % keys} and sequence {@code n / keys + 1}, so each key's
+     * sequence follows its rows' due times, as publishing would have made it. Leaves the other
+     * rows, and on PostgreSQL every dead row version, as they are.
+     */
+    void assignOrderingKeysToPending(int keys) throws SQLException {
+        execute(postgresql ? """
+                UPDATE outbox o SET ordering_key = 'key-' || (s.n %% %1$d), ordering_seq = s.n / %1$d + 1
+                FROM (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM outbox WHERE status = 'PENDING') s
+                WHERE o.id = s.id""".formatted(keys) : """
+                UPDATE outbox o JOIN (SELECT id, ROW_NUMBER() OVER (ORDER BY id) - 1 AS n FROM outbox
+                                      WHERE status = 'PENDING') s ON o.id = s.id
+                SET o.ordering_key = CONCAT('key-', s.n %% %1$d), o.ordering_seq = FLOOR(s.n / %1$d) + 1"""
+                .formatted(keys));
     }
 
     /** Inserts {@code count} DELIVERED rows, delivered two days ago, one microsecond apart. */

@@ -19,7 +19,9 @@ import org.eeoutbox.testkit.TestDatabase;
  * update is two minutes old, for InnoDB's purge, which removes them by itself). The engine is
  * also compared, side by side on that table, with itself scanning from the oldest entry in every
  * claim ({@code fullScanInterval} 0), as it did before claims started from a due time, to show
- * what that window saves.</li>
+ * what that window saves; and so again with the rows spread over {@value #ORDERING_KEYS} ordering
+ * keys, whose releases moved every claim back to the oldest entry until the window learnt to
+ * start from the released entries instead.</li>
  * </ol>
  * The JDBC limit (which always scans from the oldest) is compared the same way, to tell the
  * database's share from the library's.
@@ -28,6 +30,8 @@ final class ScaleBench {
 
     static final String HISTORY_SCHEMA = "bench_history";
     private static final int BATCH_SIZE = 100;
+    /** The ordering keys of the keyed comparison: ten entries a key in the default 10,000 rows. */
+    private static final int ORDERING_KEYS = 1_000;
     private static final Runner.Target TARGET = new Runner.Target(0.90, 0);
 
     private ScaleBench() {
@@ -96,6 +100,16 @@ final class ScaleBench {
             runner.compare("scale", empty.label() + " engine", subject + ": claim window",
                     Runner.Side.of(seedHistory, () -> engineHistory.drain(rows)),
                     "every claim from the oldest", Runner.Side.of(seedHistory, () -> fromTheOldest.drain(rows)),
+                    null, false);
+            Runner.Task seedHistoryKeyed = () -> {
+                history.seedPending(rows, Engine.NOOP_TYPE, Engine.NOOP_METADATA);
+                history.assignOrderingKeysToPending(ORDERING_KEYS);
+                history.analyze();
+            };
+            runner.compare("scale", empty.label() + " engine",
+                    subject + ", " + ORDERING_KEYS + " keys: claim window",
+                    Runner.Side.of(seedHistoryKeyed, () -> engineHistory.drain(rows)),
+                    "every claim from the oldest", Runner.Side.of(seedHistoryKeyed, () -> fromTheOldest.drain(rows)),
                     null, false);
         }
         JdbcLimit limitEmpty = new JdbcLimit(empty, Engine.NOOP_TYPE, BATCH_SIZE, 1, executor, false);
