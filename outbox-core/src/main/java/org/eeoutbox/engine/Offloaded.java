@@ -12,7 +12,8 @@ import java.util.function.Supplier;
  * queued in a saturated executor (whose threads may all be workers waiting the same way), and
  * work the executor refuses runs all the same.
  *
- * <p>The work runs exactly once. {@link #join} is meant for the thread that called
+ * <p>The work runs at most once, and exactly once unless {@link #joinIfStarted} finds it not
+ * started. {@link #join} and {@link #joinIfStarted} are meant for the thread that called
  * {@link #start}; {@link #isDone} may be called from any thread.
  *
  * @param <T> the work's result
@@ -58,6 +59,20 @@ final class Offloaded<T> {
      */
     T join() {
         runUnlessStarted();
+        return result.join();
+    }
+
+    /**
+     * Returns the work's result if an executor thread has started it, waiting for it to finish;
+     * else returns {@code otherwise}, and the work never runs (the executor's thread, if it ever
+     * gets to it, does nothing).
+     *
+     * @throws java.util.concurrent.CompletionException if the work threw, with what it threw as cause
+     */
+    T joinIfStarted(T otherwise) {
+        if (started.compareAndSet(false, true)) {
+            result.complete(otherwise);
+        }
         return result.join();
     }
 

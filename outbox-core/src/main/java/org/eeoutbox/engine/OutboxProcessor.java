@@ -15,9 +15,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -246,10 +244,12 @@ public final class OutboxProcessor {
 
     /**
      * The workers beyond the first of one pass, on the executor. Confined to the first worker's
-     * thread, which starts them at most once; those the executor refuses are done without.
+     * thread, which starts them at most once; those the executor refuses, or has not started by the
+     * time the first worker is done (it found the backlog's end, or spent the drain budget), are
+     * done without: the first worker never waits for a saturated executor.
      */
     private final class ExtraWorkers {
-        private final List<CompletableFuture<Integer>> running = new ArrayList<>();
+        private final List<Offloaded<Integer>> running = new ArrayList<>();
         private boolean started;
 
         void start() {
@@ -257,20 +257,14 @@ public final class OutboxProcessor {
                 return;
             }
             started = true;
-            int wanted = settings.concurrency() - 1;
-            try {
-                for (int i = 0; i < wanted; i++) {
-                    running.add(CompletableFuture.supplyAsync(() -> drainOneWorker(() -> { }), executor));
-                }
-            } catch (RejectedExecutionException e) {
-                LOG.log(Level.DEBUG, "The executor refused {0} of {1} extra workers; draining without them",
-                        wanted - running.size(), wanted);
+            for (int i = 1; i < settings.concurrency(); i++) {
+                running.add(Offloaded.start(() -> drainOneWorker(() -> { }), executor));
             }
         }
 
-        /** Waits for the started workers; returns the entries they processed. */
+        /** Waits for the workers an executor thread started; returns the entries they processed. */
         int join() {
-            return running.stream().mapToInt(CompletableFuture::join).sum();
+            return running.stream().mapToInt(worker -> worker.joinIfStarted(0)).sum();
         }
     }
 

@@ -3,6 +3,7 @@ package org.eeoutbox.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Clock;
@@ -188,6 +189,28 @@ class OutboxProcessorTest {
                 }, Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0);
 
         assertEquals(10, processor.drain(), "the first worker drained it all");
+    }
+
+    @Test
+    void workersTheExecutorHasNotStartedWhenTheFirstIsDoneAreDoneWithout() {
+        for (int i = 0; i < 10; i++) {
+            add("http");
+        }
+        // A saturated executor: it queues the extra workers and runs them only after the pass.
+        List<Runnable> queued = new ArrayList<>();
+        OutboxProcessor processor = new OutboxProcessor(store, DIRECT, List.of(deliverer("http",
+                entry -> DeliveryResult.delivered())), ProcessorSettings.DEFAULT.withConcurrency(4).withBatchSize(2)
+                .withDispatch(ProcessorSettings.TransportDispatch.SEQUENTIAL),
+                new OutboxListener() { }, queued::add, Clock.fixed(NOW, ZoneOffset.UTC), () -> 0.0);
+
+        int drained = assertTimeoutPreemptively(Duration.ofSeconds(10), processor::drain,
+                "the first worker waited for workers still queued");
+
+        assertEquals(10, drained, "the first worker drained it all");
+        assertEquals(3, queued.size());
+        int claims = store.claimedFrom.size();
+        queued.forEach(Runnable::run);
+        assertEquals(claims, store.claimedFrom.size(), "a worker done without never claims");
     }
 
     /** Publishes a second entry while the first is being delivered, then {@code wake}s the processor. */
