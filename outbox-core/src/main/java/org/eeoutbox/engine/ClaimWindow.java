@@ -24,10 +24,12 @@ import org.eeoutbox.OutboxEntry;
  * and clocks that differ by less; once per interval a claim scans from the oldest, which finds
  * what the other reasons released, at most about an interval late. An ordering key's release
  * ({@link #rescanFrom}) moves the start back at once to an interval before the released entry's
- * creation, so a key's next entry waits for no interval: it was published after the released
- * one took the key, so it is due no earlier than that, less the time between a publish reading
- * the clock and taking the key (and the clocks' difference), which the interval covers. A zero
- * interval makes every claim scan from the oldest.
+ * creation, so a key's next entry waits for no interval: its insert took the key after the
+ * released entry's did, so it is due no earlier than the released entry's creation, less the time
+ * its publish spent between reading the clock and taking the key (waiting for another transaction
+ * that held the key, say) and the clocks' difference. The interval covers those up to its length;
+ * beyond it, the next scan from the oldest finds the entry. A zero interval makes every claim scan
+ * from the oldest.
  *
  * <p>Thread-safe: the workers of a processor share one window per claim mode.
  */
