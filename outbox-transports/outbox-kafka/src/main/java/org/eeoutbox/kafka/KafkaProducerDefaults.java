@@ -48,6 +48,26 @@ final class KafkaProducerDefaults {
      * @throws org.apache.kafka.common.KafkaException if the configuration is invalid
      */
     static Producer<String, String> create(Map<String, ?> producerConfig, Duration sendTimeout) {
+        initializeProtocolTables();
         return new KafkaProducer<>(config(producerConfig, sendTimeout), new StringSerializer(), new StringSerializer());
+    }
+
+    /**
+     * Initializes Kafka's protocol tables ({@code ApiKeys}, which loads the classes of every
+     * request and response, a few hundred) on the calling thread, where the producer's network
+     * thread would otherwise do it while building its first request. The outbox creates its
+     * producer while the application deploys, and Payara closes the application's jars at the end
+     * of its start (payara/Payara#5001): a class the network thread loads at that moment fails
+     * with {@code IllegalStateException: zip file closed}, and a class whose initializer failed
+     * stays unusable, so the producer never sends again until the application is redeployed. Seen
+     * once in CI, inside this initializer, the longest load the network thread makes; on the
+     * deploying thread it runs before Payara closes anything.
+     */
+    private static void initializeProtocolTables() {
+        try {
+            Class.forName("org.apache.kafka.common.protocol.ApiKeys", true, KafkaProducer.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            // A kafka-clients of another layout: its network thread loads what it needs, as before.
+        }
     }
 }
