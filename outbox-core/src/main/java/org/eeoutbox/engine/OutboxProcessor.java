@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -331,21 +332,19 @@ public final class OutboxProcessor {
      * Call it for every batch's outcomes, never behind a condition that may skip it.
      */
     private boolean releaseKeys(List<BatchReport.Outcome> outcomes) {
-        Instant earliest = null;
-        for (BatchReport.Outcome outcome : outcomes) {
-            OutboxEntry entry = outcome.entry();
-            if (entry.orderingKey() != null && (entry.status() == OutboxStatus.DELIVERED
-                    || entry.status() == OutboxStatus.FAILED && store.headFailurePolicy() == HeadFailurePolicy.SKIP)
-                    && (earliest == null || entry.createdAt().isBefore(earliest))) {
-                earliest = entry.createdAt();
-            }
-        }
-        if (earliest == null) {
-            return false;
-        }
-        lockWindow.rescanFrom(earliest);
-        leaseWindow.rescanFrom(earliest);
-        return true;
+        Optional<Instant> earliest = outcomes.stream().map(BatchReport.Outcome::entry).filter(this::releasesItsKey)
+                .map(OutboxEntry::createdAt).min(Comparator.naturalOrder());
+        earliest.ifPresent(released -> {
+            lockWindow.rescanFrom(released);
+            leaseWindow.rescanFrom(released);
+        });
+        return earliest.isPresent();
+    }
+
+    /** Whether {@code entry}, as its batch left it, no longer holds up its ordering key's next entry. */
+    private boolean releasesItsKey(OutboxEntry entry) {
+        return entry.orderingKey() != null && (entry.status() == OutboxStatus.DELIVERED
+                || entry.status() == OutboxStatus.FAILED && store.headFailurePolicy() == HeadFailurePolicy.SKIP);
     }
 
     /** Runs one lock-mode batch in its own transaction; returns its outcomes, none if it failed. */

@@ -627,10 +627,8 @@ class OutboxProcessorTest {
      */
     private UUID addKeyedRetriedDueNow(String orderingKey, Instant created) {
         OutboxMessage message = new OutboxMessage("t", "{}").withOrderingKey(orderingKey);
-        OutboxEntry entry = OutboxEntry.create(UUID.randomUUID(), message, delivery("http"), created);
-        store.insert(entry);
-        store.rows.computeIfPresent(entry.id(), (id, inserted) -> inserted.toRetry(created.plusSeconds(1), NOW, "503"));
-        return entry.id();
+        return store.insert(OutboxEntry.create(UUID.randomUUID(), message, delivery("http"), created)
+                .toRetry(created.plusSeconds(1), NOW, "503"));
     }
 
     /**
