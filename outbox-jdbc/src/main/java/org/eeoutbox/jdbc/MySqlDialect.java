@@ -122,16 +122,37 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
 
     @Override
     String isKeyHead(HeadFailurePolicy policy) {
-        // One NOT EXISTS per status: each looks up (ordering_key, status) in outbox_ordering_idx and
-        // reads only the key's pending (or failed) entries. With status IN (...) the dependent
-        // subquery looked up ordering_key alone and read the key's whole delivered history (EXPLAIN:
-        // key_len of ordering_key only). FORCE INDEX: with few FAILED rows the optimizer chose
-        // outbox_claim_idx for status = 'FAILED', which reads every failed entry of every key.
+        return "(ordering_key IS NULL OR (" + String.join(" AND ", noBlockingEarlierEntry(policy)) + "))";
+    }
+
+    @Override
+    String isClaimableKeyHead(HeadFailurePolicy policy) {
+        // InnoDB's locking read reads each row as last committed, its subqueries in the statement's
+        // snapshot (at READ COMMITTED, taken as the statement starts). A key's head and successor
+        // committed while the claim scans are rows to it and absent from the head check: both
+        // would pass. The successor passes only if it is in the snapshot too, and then so is its
+        // head, committed before the successor could take the key's next number. Tested last: a
+        // primary key probe per keyed row that passed the head check. A scalar subquery, not
+        // EXISTS, which MariaDB turns into IN and materializes: every id of the table, per claim.
+        List<String> conditions = noBlockingEarlierEntry(policy);
+        conditions.add("(SELECT 1 FROM outbox seen WHERE seen.id = outbox.id) IS NOT NULL");
+        return "(ordering_key IS NULL OR (" + String.join(" AND ", conditions) + "))";
+    }
+
+    /**
+     * One NOT EXISTS per blocking status: each looks up (ordering_key, status) in
+     * outbox_ordering_idx and reads only the key's pending (or failed) entries. With
+     * status IN (...) the dependent subquery looked up ordering_key alone and read the key's whole
+     * delivered history (EXPLAIN: key_len of ordering_key only). FORCE INDEX: with few FAILED rows
+     * the optimizer chose outbox_claim_idx for status = 'FAILED', which reads every failed entry
+     * of every key.
+     */
+    private static List<String> noBlockingEarlierEntry(HeadFailurePolicy policy) {
         List<String> none = new ArrayList<>();
         for (String status : blockingStatuses(policy)) {
             none.add(noEarlierEntry("outbox earlier FORCE INDEX (outbox_ordering_idx)", "earlier.status = " + status));
         }
-        return "(ordering_key IS NULL OR (" + String.join(" AND ", none) + "))";
+        return none;
     }
 
     @Override

@@ -190,6 +190,15 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
                 + String.join(", ", blockingStatuses(policy)) + ")") + ")";
     }
 
+    /**
+     * Returns {@link #isKeyHead} as a locking claim must test it. The default is {@link #isKeyHead}
+     * itself: on PostgreSQL a locking read sees only the rows of its statement's snapshot, the one
+     * the head check reads, and its recheck of a row updated since follows only rows in it.
+     */
+    String isClaimableKeyHead(HeadFailurePolicy policy) {
+        return isKeyHead(policy);
+    }
+
     /** The statuses of an earlier entry that hold its key up under {@code policy}, as SQL literals. */
     static List<String> blockingStatuses(HeadFailurePolicy policy) {
         return policy == HeadFailurePolicy.BLOCK ? List.of("'PENDING'", "'FAILED'") : List.of("'PENDING'");
@@ -236,7 +245,7 @@ public abstract sealed class SqlDialect permits PostgreSqlDialect, MySqlDialect 
         return "status = 'PENDING' AND " + (fromDueTime ? "next_attempt_at >= ? AND " : "")
                 + "next_attempt_at <= ? AND " + in("delivery_type", typeCount)
                 + "\n  AND delivery_type NOT IN (SELECT delivery_type FROM outbox_pause)\n  AND " + notLeased()
-                + "\n  AND " + isKeyHead(policy);
+                + "\n  AND " + isClaimableKeyHead(policy);
     }
 
     /**
