@@ -122,7 +122,7 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
 
     @Override
     String isKeyHead(HeadFailurePolicy policy) {
-        return "(ordering_key IS NULL OR (" + String.join(" AND ", noBlockingEarlierEntry(policy)) + "))";
+        return keyedRowsMeetAll(noBlockingEarlierEntry(policy));
     }
 
     @Override
@@ -136,6 +136,11 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
         // EXISTS, which MariaDB turns into IN and materializes: every id of the table, per claim.
         List<String> conditions = noBlockingEarlierEntry(policy);
         conditions.add("(SELECT 1 FROM outbox seen WHERE seen.id = outbox.id) IS NOT NULL");
+        return keyedRowsMeetAll(conditions);
+    }
+
+    /** Unkeyed rows pass; keyed rows must meet every condition, tested in the list's order. */
+    private static String keyedRowsMeetAll(List<String> conditions) {
         return "(ordering_key IS NULL OR (" + String.join(" AND ", conditions) + "))";
     }
 
@@ -148,6 +153,7 @@ public sealed class MySqlDialect extends SqlDialect permits MariaDbDialect {
      * of every key.
      */
     private static List<String> noBlockingEarlierEntry(HeadFailurePolicy policy) {
+        // A new, mutable list: isClaimableKeyHead appends to it.
         List<String> none = new ArrayList<>();
         for (String status : blockingStatuses(policy)) {
             none.add(noEarlierEntry("outbox earlier FORCE INDEX (outbox_ordering_idx)", "earlier.status = " + status));
